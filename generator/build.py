@@ -1,0 +1,243 @@
+"""Build one game: render designs, impose sheets, write the PDFs atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pnp.errors import InputErrors, Problem, Problems
+from pnp.sheets import Card, Game
+
+from .layout import DUPLEX_MODES, Sheet, back_slots, grid
+from .pdf import Page, Placement, SheetWriter, new_canvas
+from .render import DrawingCache, Renderer
+
+
+@dataclass
+class BuildOptions:
+    page: str = "a4"
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    out: Path = Path("output")
+    expansions: set[str] | None = None  # None: every expansion
+
+
+@dataclass
+class DeckStats:
+    deck: str
+    label: str
+    designs: int
+    components: int
+    pages: int  # front pages
+    size: str
+
+
+@dataclass
+class BuildResult:
+    game: str
+    title: str
+    files: list[Path] = field(default_factory=list)
+    decks: list[DeckStats] = field(default_factory=list)
+    pages: int = 0
+    warnings: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+    content_hash: str = ""
+
+    @property
+    def components(self) -> int:
+        return sum(d.components for d in self.decks)
+
+
+@dataclass
+class Rendered:
+    card: Card
+    front: str
+    back: str | None
+
+
+def write_atomic(files: dict[Path, bytes]) -> None:
+    """Write every file to a temporary name first, then rename them all."""
+    temps = []
+    try:
+        for path, data in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o644)
+            temps.append((tmp, path))
+        for tmp, path in temps:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in temps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def chunks(items: list, n: int) -> list[list]:
+    return [items[i:i + n] for i in range(0, len(items), n)] or [[]]
+
+
+class GameBuilder:
+    def __init__(self, game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None):
+        self.game = game
+        self.options = options
+        self.manifest = game.manifest
+        self.problems = Problems()
+        self.cache = DrawingCache()
+        self.progress = progress or (lambda n: None)
+
+    def decks(self) -> list[tuple[str, list[Card]]]:
+        out = []
+        for name in self.manifest.decks:
+            cards = self.game.deck(name, self.options.expansions)
+            if cards:
+                out.append((name, cards))
+        return out
+
+    def render(self) -> dict[str, list[Rendered]]:
+        renderer = Renderer(self.manifest, self.problems)
+        rendered: dict[str, list[Rendered]] = {}
+        for name, cards in self.decks():
+            deck = self.manifest.decks[name]
+            items = []
+            for card in cards:
+                front = renderer.svg(deck.front, deck, card)
+                back = renderer.svg(deck.back, deck, card) if deck.back else None
+                self.progress(1)
+                if front is None or (deck.back and back is None):
+                    continue
+                items.append(Rendered(card, front, back))
+            rendered[name] = items
+        self.problems.raise_if_errors()
+        return rendered
+
+    def parse(self, rendered: dict[str, list[Rendered]]) -> None:
+        for name, items in rendered.items():
+            for r in items:
+                where = f"templates/{self.manifest.slug}/{self.manifest.decks[name].front} ({r.card.id})"
+                self.cache.get(r.front, where, self.problems)
+                if r.back is not None:
+                    self.cache.get(r.back, where.replace(self.manifest.decks[name].front,
+                                                         self.manifest.decks[name].back or ""), self.problems)
+        self.problems.raise_if_errors()
+
+    def content_hash(self, rendered: dict[str, list[Rendered]]) -> str:
+        h = hashlib.sha256()
+        for name, items in rendered.items():
+            for r in items:
+                h.update(f"{r.card.id}:{r.card.count}\n".encode())
+                h.update(r.front.encode())
+                h.update((r.back or "").encode())
+        h.update(repr((self.options.page, self.options.duplex, self.options.back_offset)).encode())
+        return h.hexdigest()[:10]
+
+    def pages(self, rendered: dict[str, list[Rendered]], digest: str) -> tuple[list[Page], list[Page], list[DeckStats]]:
+        """Fronts interleaved with their backs (duplex), and backs alone (duplex none)."""
+        opts = self.options
+        joined: list[Page] = []
+        backs_only: list[Page] = []
+        stats = []
+        plan = []
+        for name, items in rendered.items():
+            deck = self.manifest.decks[name]
+            sheet = grid(opts.page, deck.size.width, deck.size.height, deck.size.bleed)
+            copies = [r for r in items for _ in range(r.card.count)]
+            groups = chunks(copies, sheet.per_page)
+            plan.append((deck, sheet, groups))
+            stats.append(DeckStats(name, deck.label, len(items), len(copies), len(groups), deck.size.name))
+        total = sum(len(g) * (2 if deck.back and opts.duplex != "none" else 1) for deck, _, g in plan)
+        total_backs = sum(len(g) for deck, _, g in plan if deck.back) if opts.duplex == "none" else 0
+        n = 0
+        nb = 0
+        ck = self.cache.key
+        title = self.manifest.title
+        for deck, sheet, groups in plan:
+            back_sheet = None
+            if deck.back:
+                back_sheet = Sheet(sheet.page_w, sheet.page_h, sheet.rows, sheet.cols, sheet.gutter_x,
+                                   sheet.gutter_y, sheet.bleed,
+                                   back_slots(sheet, opts.duplex, opts.back_offset), [])
+                back_sheet.marks = _mirror_marks(sheet, opts.duplex, opts.back_offset)
+            for group in groups:
+                n += 1
+                fronts = [Placement(sheet.slots[i], ck(r.front)) for i, r in enumerate(group)]
+                joined.append(Page(sheet, fronts, f"{title} · {deck.label} · fronts · page {n}/{total} · {digest}",
+                                   deck.crop_marks))
+                if back_sheet is None:
+                    continue
+                backs = [Placement(back_sheet.slots[i], ck(r.back)) for i, r in enumerate(group)]
+                flip = {"long": "backs, flip on long edge", "short": "backs, flip on short edge",
+                        "none": "backs"}[opts.duplex]
+                if opts.duplex == "none":
+                    nb += 1
+                    backs_only.append(Page(back_sheet, backs, f"{title} · {deck.label} · {flip} · page {nb}/{total_backs}"
+                                                              f" · {digest}", deck.crop_marks))
+                else:
+                    n += 1
+                    joined.append(Page(back_sheet, backs, f"{title} · {deck.label} · {flip} · page {n}/{total}"
+                                                          f" · {digest}", deck.crop_marks))
+        return joined, backs_only, stats
+
+    def write_pdf(self, pages: list[Page], subject: str) -> bytes:
+        buffer = io.BytesIO()
+        first = pages[0].sheet
+        c = new_canvas(buffer, first.page_w, first.page_h, f"{self.manifest.title} - {subject}", subject)
+        writer = SheetWriter(c, self.cache.drawings)
+        for page in pages:
+            writer.page(page)
+        c.save()
+        return buffer.getvalue()
+
+
+def _mirror_marks(sheet: Sheet, duplex: str, offset: tuple[float, float]):
+    """Crop marks for a backs page: the fronts' marks, mirrored like the slots."""
+    from .layout import Segment
+
+    dx, dy = offset
+    out = []
+    for m in sheet.marks:
+        if duplex == "short":
+            seg = Segment(m.x0, sheet.page_h - m.y0, m.x1, sheet.page_h - m.y1)
+        else:
+            seg = Segment(sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1)
+        out.append(Segment(seg.x0 + dx, seg.y0 - dy, seg.x1 + dx, seg.y1 - dy))
+    return out
+
+
+def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,
+               reference: bool = True) -> BuildResult:
+    """Render, impose and write one game's PDFs; raises InputErrors before writing anything."""
+    from .reference import build_reference
+
+    start = time.perf_counter()
+    if options.duplex not in DUPLEX_MODES:
+        raise InputErrors([Problem("--duplex", None, None, f"unknown mode '{options.duplex}'")])
+    b = GameBuilder(game, options, progress)
+    rendered = b.render()
+    if not any(rendered.values()):
+        raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
+                                   f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
+    b.parse(rendered)
+    digest = b.content_hash(rendered)
+    joined, backs_only, stats = b.pages(rendered, digest)
+    folder = options.out / game.slug
+    files: dict[Path, bytes] = {folder / f"{game.slug}-cards.pdf": b.write_pdf(joined, "cards")}
+    if backs_only:
+        files[folder / f"{game.slug}-backs.pdf"] = b.write_pdf(backs_only, "card backs")
+    ref_pages = 0
+    if reference:
+        data, ref_pages = build_reference(game, options, b.problems, b.cache, digest)
+        files[folder / f"{game.slug}-reference.pdf"] = data
+    b.problems.raise_if_errors()
+    write_atomic(files)
+    result = BuildResult(game.slug, game.title, list(files), stats,
+                         len(joined) + len(backs_only) + ref_pages, b.problems.warnings,
+                         time.perf_counter() - start, digest)
+    return result

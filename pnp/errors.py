@@ -1,0 +1,75 @@
+"""Named problems and exceptions.
+
+A *problem* is one line a user reads: ``file:row:column: message``.  Loading
+collects every problem it finds before giving up, so a designer fixes a sheet
+in one pass instead of one error per run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One located message about the user's input."""
+
+    file: str
+    row: int | None = None
+    column: str | None = None
+    message: str = ""
+    severity: str = "error"  # "error" or "warning"
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.row is not None:
+            where += f":{self.row}"
+        if self.column:
+            where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+class PnpError(Exception):
+    """A user-facing failure: the CLI prints the message, never a traceback."""
+
+    exit_code = 1
+
+
+class InputErrors(PnpError):
+    """The sheets, manifests or templates hold one or more errors."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(p for p in problems if p.is_error)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems:
+    """Collects problems; ``raise_if_errors`` ends a phase that found errors."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def error(self, file: str, row: int | None, column: str | None, message: str) -> None:
+        self.items.append(Problem(file, row, column, message, "error"))
+
+    def warn(self, file: str, row: int | None, column: str | None, message: str) -> None:
+        self.items.append(Problem(file, row, column, message, "warning"))
+
+    def extend(self, other: "Problems") -> None:
+        self.items.extend(other.items)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.is_error]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if not p.is_error]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise InputErrors(self.errors)

@@ -1,0 +1,385 @@
+"""Loading ``cards.csv`` and ``goals.csv`` into typed records.
+
+Every problem in every row is collected and reported at once, each as
+``cards.csv:ROW:COLUMN: what is wrong, what was expected`` with ROW counted the
+way a spreadsheet program shows it (the header is row 1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PnpError, Problems
+from .lang import EMPTY, Expr, LangError
+from .manifest import BASE_COLUMNS, COMMON_COLUMNS, Manifest, load_manifest
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_INT = re.compile(r"^[+-]?\d+$")
+
+REQUIRED_HEADER = {"cards": ("game", "deck", "id", "name", "count"), "goals": ("game", "id", "name", "count")}
+
+
+@dataclass(frozen=True)
+class Card:
+    """One design from a sheet; ``count`` copies of it are printed."""
+
+    game: str
+    deck: str
+    id: str
+    name: str
+    count: int
+    color: str = ""
+    number: int | None = None
+    symbol: str = ""
+    requires: Expr = EMPTY
+    effect: Expr = EMPTY
+    text: str = ""
+    expansion: str = "base"
+    extra: tuple = ()  # (column, value) pairs of game-specific columns
+    sheet: str = "cards.csv"
+    row: int = 0
+
+    def __getattr__(self, name: str):
+        # game-specific columns read like the common ones: card.source, card.tier ...
+        try:
+            extra = object.__getattribute__(self, "extra")
+        except AttributeError:
+            raise AttributeError(name) from None
+        for key, value in extra:
+            if key == name:
+                return value
+        raise AttributeError(f"{type(self).__name__} has no column '{name}'")
+
+    def get(self, column: str, default=None):
+        """A value by column name, common or game-specific."""
+        if column in self.__dataclass_fields__ and column != "extra":
+            return getattr(self, column)
+        return dict(self.extra).get(column, default)
+
+    @property
+    def where(self) -> str:
+        return f"{self.sheet}:{self.row}"
+
+
+@dataclass
+class Game:
+    manifest: Manifest
+    cards: list[Card] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return self.manifest.slug
+
+    @property
+    def title(self) -> str:
+        return self.manifest.title
+
+    def deck(self, name: str, expansions: set[str] | None = None) -> list[Card]:
+        return [c for c in self.cards if c.deck == name and (expansions is None or c.expansion in expansions)]
+
+    def select(self, expansions: set[str] | None) -> list[Card]:
+        return [c for c in self.cards if expansions is None or c.expansion in expansions]
+
+    def by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+
+@dataclass
+class Project:
+    root: Path
+    games: dict[str, Game]
+    problems: Problems
+
+    @property
+    def warnings(self):
+        return self.problems.warnings
+
+
+def _decode(path: Path, problems: Problems) -> str | None:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.error(path.name, line, None,
+                       f"not UTF-8 text (byte 0x{data[exc.start]:02x}); save the sheet as 'CSV UTF-8'")
+        return None
+    if not text.strip():
+        problems.error(path.name, None, None, "the file is empty; expected a header row such as "
+                       + ", ".join(BASE_COLUMNS + COMMON_COLUMNS))
+        return None
+    return text
+
+
+def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
+    """Header and (spreadsheet row number, values) of a CSV or XLSX sheet."""
+    if path.suffix.lower() in (".xlsx", ".xls"):
+        import pandas as pd  # only XLSX input pays for pandas
+
+        try:
+            frame = pd.read_excel(path, dtype=str, keep_default_na=False)
+        except Exception as exc:  # noqa: BLE001 - any reader failure is the user's file
+            problems.error(path.name, None, None, f"cannot read the workbook: {exc}")
+            return None
+        header = [str(c).strip() for c in frame.columns]
+        rows = [(i + 2, {h: str(v) for h, v in zip(header, r)}) for i, r in enumerate(frame.itertuples(index=False))]
+        return header, rows
+    text = _decode(path, problems)
+    if text is None:
+        return None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        lines = list(reader)
+    except csv.Error as exc:
+        problems.error(path.name, reader.line_num, None, f"not a readable CSV file: {exc}")
+        return None
+    header = [h.strip() for h in lines[0]]
+    rows = []
+    for index, values in enumerate(lines[1:], start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) > len(header) and any(v.strip() for v in values[len(header):]):
+            problems.error(path.name, index, None,
+                           f"row has {len(values)} values but the header has {len(header)} columns")
+            continue
+        rows.append((index, {h: (values[i] if i < len(values) else "") for i, h in enumerate(header)}))
+    return header, rows
+
+
+def find_sheet(root: Path, name: str) -> Path | None:
+    for suffix in (".csv", ".xlsx"):
+        path = root / f"{name}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
+    manifests = {}
+    templates = root / "templates"
+    if templates.is_dir():
+        for folder in sorted(p for p in templates.iterdir() if (p / "game.toml").is_file()):
+            manifest = load_manifest(folder, problems)
+            if manifest:
+                manifests[manifest.slug] = manifest
+    return manifests
+
+
+class _RowChecker:
+    """Turns one sheet row into a Card, reporting each bad cell."""
+
+    def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems):
+        self.sheet = sheet
+        self.file = None
+        self.manifests = manifests
+        self.problems = problems
+        self.seen_ids: dict[tuple[str, str], int] = {}
+
+    def err(self, row, column, message):
+        self.problems.error(self.file, row, column, message)
+
+    def check(self, row: int, values: dict) -> Card | None:
+        v = {k: (val or "").strip() for k, val in values.items()}
+        game = v.get("game", "")
+        manifest = self.manifests.get(game)
+        if manifest is None:
+            known = ", ".join(self.manifests) or "none"
+            what = f"unknown game '{game}'" if game else "game is empty"
+            self.err(row, "game", f"{what}; known games: {known}")
+            return None
+        if self.sheet == "goals":
+            decks = manifest.deck_for_sheet("goals")
+            if not decks:
+                self.err(row, "game", f"game '{game}' has no goal deck; its manifest declares none with sheet = \"goals\"")
+                return None
+            deck = decks[0]
+            if v.get("deck") and v["deck"] in manifest.decks:
+                deck = manifest.decks[v["deck"]]
+        else:
+            name = v.get("deck", "")
+            card_decks = [d for d in manifest.decks.values() if d.sheet == "cards"]
+            deck = manifest.decks.get(name)
+            if deck is None or deck.sheet != "cards":
+                what = f"unknown deck '{name}'" if name else "deck is empty"
+                self.err(row, "deck", f"{what} for {game}; known decks: {', '.join(d.name for d in card_decks)}")
+                return None
+        ok = True
+        card_id = v.get("id", "")
+        if not card_id:
+            self.err(row, "id", "id is empty; every row needs an id that is unique within its game")
+            ok = False
+        elif not _ID.match(card_id):
+            self.err(row, "id", f"'{card_id}' is not a valid id (letters, digits, '-', '_' and '.'; no spaces)")
+            ok = False
+        else:
+            first = self.seen_ids.get((game, card_id))
+            if first is not None:
+                self.err(row, "id", f"duplicate id '{card_id}' in {game} (first used on row {first})")
+                ok = False
+            else:
+                self.seen_ids[(game, card_id)] = row
+        if not v.get("name"):
+            self.err(row, "name", "name is empty; every design needs a display name")
+            ok = False
+        count_raw = v.get("count", "")
+        count = 0
+        if not _INT.match(count_raw):
+            self.err(row, "count", f"'{count_raw}' is not a whole number; expected the number of copies (1 or more)"
+                     if count_raw else "count is empty; expected the number of copies (1 or more)")
+            ok = False
+        else:
+            count = int(count_raw)
+            if count < 1:
+                self.err(row, "count", f"'{count_raw}' is not a valid count; expected 1 or more copies")
+                ok = False
+        expansion = v.get("expansion", "") or "base"
+        if expansion not in manifest.expansions:
+            self.err(row, "expansion", f"unknown expansion '{expansion}' for {game}; "
+                     f"known: {', '.join(manifest.expansions)}")
+            ok = False
+        fields: dict = {}
+        extra = []
+        for cname, col in deck.columns.items():
+            raw = v.get(cname, "")
+            value, good = self._cell(row, cname, col, raw, manifest, deck.name)
+            ok &= good
+            if cname in COMMON_COLUMNS:
+                fields[cname] = value
+            else:
+                extra.append((cname, value))
+        for cname in COMMON_COLUMNS:
+            if cname not in deck.columns and v.get(cname):
+                self.problems.warn(self.file, row, cname,
+                                   f"'{v[cname]}' is ignored: a {deck.name} of {game} has no {cname}")
+        if not ok:
+            return None
+        return Card(
+            game=game, deck=deck.name, id=card_id, name=v["name"], count=count, expansion=expansion,
+            extra=tuple(extra), sheet=self.file, row=row, **fields,
+        )
+
+    def _cell(self, row, cname, col, raw, manifest: Manifest, deck: str):
+        empty = {"int": None, "language": EMPTY}.get(col.type, "")
+        if not raw:
+            if col.required:
+                self.err(row, cname, f"{cname} is empty; a {deck} of {manifest.slug} needs one")
+                return empty, False
+            return empty, True
+        if col.max_length and len(raw) > col.max_length:
+            self.err(row, cname, f"text is {len(raw)} characters long; at most {col.max_length} fit")
+            return empty, False
+        if col.type == "int":
+            if not _INT.match(raw):
+                self.err(row, cname, f"'{raw}' is not a whole number")
+                return None, False
+            n = int(raw)
+            if col.min is not None and n < col.min or col.max is not None and n > col.max:
+                lo = col.min if col.min is not None else "-"
+                hi = col.max if col.max is not None else "-"
+                self.err(row, cname, f"{n} is out of range; a {deck} takes {lo} to {hi}")
+                return None, False
+            return n, True
+        if col.type == "color":
+            if raw.lower() not in manifest.palette:
+                self.err(row, cname, f"unknown colour '{raw}'; known colours: {', '.join(manifest.palette)}")
+                return "", False
+            return raw.lower(), True
+        if col.type == "choice":
+            if raw not in col.values:
+                self.err(row, cname, f"unknown {cname} '{raw}'; known: {', '.join(col.values)}")
+                return "", False
+            return raw, True
+        if col.type == "language":
+            try:
+                return manifest.languages[col.language].parse(raw), True
+            except LangError as exc:
+                self.err(row, cname, str(exc))
+                return EMPTY, False
+        return raw, True
+
+
+def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems) -> list[Card]:
+    table = read_table(path, problems)
+    if table is None:
+        return []
+    header, rows = table
+    missing = [c for c in REQUIRED_HEADER[sheet] if c not in header]
+    if missing:
+        for c in missing:
+            problems.error(path.name, 1, c, f"missing column '{c}'; the header needs "
+                           + ", ".join(REQUIRED_HEADER[sheet]))
+        return []
+    dupes = {h for h in header if header.count(h) > 1}
+    for h in sorted(dupes):
+        problems.error(path.name, 1, h, f"column '{h}' appears {header.count(h)} times in the header")
+    known = set(BASE_COLUMNS) | set(COMMON_COLUMNS) | {"source", "notes"}
+    for m in manifests.values():
+        for d in m.decks.values():
+            known |= set(d.columns)
+    for h in header:
+        if h and h not in known:
+            problems.warn(path.name, 1, h, f"unknown column '{h}' is ignored; known columns: "
+                          + ", ".join(sorted(known)))
+    if not rows:
+        problems.error(path.name, None, None, "the sheet has a header but no rows")
+        return []
+    checker = _RowChecker(sheet, manifests, problems)
+    checker.file = path.name
+    return [card for row, values in rows if (card := checker.check(row, values)) is not None]
+
+
+def load_project(root: Path | str = ".", games: list[str] | None = None) -> Project:
+    """Load manifests and sheets; raise InputErrors listing every problem found.
+
+    With ``games`` given, only rows of those games (and sheet-wide problems)
+    count; an unknown name is an error that lists the known games.
+    """
+    root = Path(root)
+    problems = Problems()
+    cards_path = find_sheet(root, "cards")
+    if cards_path is None:
+        raise PnpError(f"{root.resolve()}: no cards.csv here; run pnp in the project folder or pass --data DIR")
+    manifests = load_manifests(root, problems)
+    if games:
+        unknown = [g for g in games if g not in manifests]
+        if unknown:
+            raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
+    cards = load_sheet(cards_path, "cards", manifests, problems)
+    goals_path = find_sheet(root, "goals")
+    if goals_path is not None:
+        cards += load_sheet(goals_path, "goals", manifests, problems)
+    if games:
+        wanted = set(games)
+        keep = []
+        row_games = _row_games(root, cards_path, goals_path)
+        for p in problems.items:
+            g = row_games.get((p.file, p.row))
+            if g is None or g in wanted or g not in manifests:
+                keep.append(p)
+        problems.items = keep
+    selected = games or list(manifests)
+    result = {slug: Game(manifests[slug]) for slug in selected}
+    for card in cards:
+        if card.game in result:
+            result[card.game].cards.append(card)
+    project = Project(root=root, games=result, problems=problems)
+    problems.raise_if_errors()
+    return project
+
+
+def _row_games(root: Path, *paths: Path | None) -> dict[tuple[str, int], str]:
+    """(file, row) -> game slug, to keep only the problems of the selected games."""
+    out = {}
+    for path in paths:
+        if path is None:
+            continue
+        table = read_table(path, Problems())
+        if table is None:
+            continue
+        for row, values in table[1]:
+            out[(path.name, row)] = (values.get("game") or "").strip()
+    return out
