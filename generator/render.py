@@ -20,7 +20,7 @@ from pnp.errors import Problems
 from pnp.manifest import Deck, Manifest
 from pnp.sheets import Card
 
-from . import icons
+from . import icons, nets
 from .fonts import face, register_fonts
 from .text import fit, svg_lines
 
@@ -95,6 +95,7 @@ def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, 
         "icon": kit.icon,
         "pal": kit.pal,
         "describe": kit.describe,
+        "nets": nets,
     }
     if deck is not None:
         s = deck.size

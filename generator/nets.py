@@ -1,0 +1,1 @@
+"""Geometry of fold-up components (nets), exposed to templates as ``nets``."""
