@@ -345,7 +345,8 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
         raise PnpError(f"{root.resolve()}: no cards.csv here; run pnp in the project folder or pass --data DIR")
     manifests = load_manifests(root, problems)
     if games:
-        unknown = [g for g in games if g not in manifests]
+        broken = {p.file.split("/")[1] for p in problems.errors if p.file.startswith("templates/")}
+        unknown = [g for g in games if g not in manifests and g not in broken]
         if unknown:
             raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
     cards = load_sheet(cards_path, "cards", manifests, problems)
@@ -357,6 +358,10 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
         keep = []
         row_games = _row_games(root, cards_path, goals_path)
         for p in problems.items:
+            if p.file.startswith("templates/"):
+                if p.file.split("/")[1] in wanted:
+                    keep.append(p)
+                continue
             g = row_games.get((p.file, p.row))
             if g is None or g in wanted or g not in manifests:
                 keep.append(p)
