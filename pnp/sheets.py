@@ -366,14 +366,13 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
             if g is None or g in wanted or g not in manifests:
                 keep.append(p)
         problems.items = keep
+    problems.raise_if_errors()
     selected = games or list(manifests)
     result = {slug: Game(manifests[slug]) for slug in selected}
     for card in cards:
         if card.game in result:
             result[card.game].cards.append(card)
-    project = Project(root=root, games=result, problems=problems)
-    problems.raise_if_errors()
-    return project
+    return Project(root=root, games=result, problems=problems)
 
 
 def _row_games(root: Path, *paths: Path | None) -> dict[tuple[str, int], str]:
