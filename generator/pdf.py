@@ -47,6 +47,25 @@ def new_canvas(buffer: io.BytesIO, page_w: float, page_h: float, title: str, sub
     return c
 
 
+def _give_form_its_graphics_states(canvas: Canvas, name: str) -> None:
+    """reportlab writes a form's fonts and XObjects into its resources but not
+    its ExtGState (transparency), so a form using opacity would name graphics
+    states the PDF never defines.  Build the resources ourselves."""
+    from reportlab.pdfbase import pdfdoc
+
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    states = getattr(form, "ExtGState", None)
+    if not states:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = states
+    form.Resources = resources
+
+
 def _box(r: Rect) -> tuple[float, float, float, float]:
     return (r.x * mm, r.y * mm, r.right * mm, r.top * mm)
 
@@ -67,6 +86,7 @@ class SheetWriter:
             self.c.beginForm(name, 0, 0, d.width, d.height)
             renderPDF.draw(d, self.c, 0, 0)
             self.c.endForm()
+            _give_form_its_graphics_states(self.c, name)
             self.forms[key] = name
         return name
 

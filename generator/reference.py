@@ -22,7 +22,7 @@ from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak
 from pnp.errors import Problems
 from pnp.sheets import Game
 
-from .fonts import DEFAULT_BOLD, DEFAULT_FONT, face, register_fonts
+from .fonts import DEFAULT_FONT, face, register_fonts
 from .layout import page_size
 from .render import DrawingCache, Renderer, svg_to_drawing
 
@@ -244,7 +244,7 @@ def _xml(s: str) -> str:
 
 def _widths(n: int, middle: int) -> list[float]:
     usable = 180 * mm
-    fixed = [22 * mm, 0, *([20 * mm] * middle), 14 * mm]
+    fixed = [28 * mm, 0, *([20 * mm] * middle), 14 * mm]
     fixed[1] = usable - sum(fixed)
     return fixed[:n]
 
