@@ -109,7 +109,7 @@ class GameBuilder:
             items = []
             for card in cards:
                 front = renderer.svg(deck.front, deck, card)
-                back = renderer.svg(deck.back, deck, card) if deck.back else None
+                back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
                 self.progress(1)
                 if front is None or (deck.back and back is None):
                     continue

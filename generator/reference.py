@@ -31,7 +31,7 @@ MARGIN = 15 * mm
 
 def styles(family: str) -> dict[str, ParagraphStyle]:
     regular, bold = face(family), face(family, True)
-    base = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5, spaceAfter=3)
+    base = ParagraphStyle("body", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=12.5, spaceAfter=3)
     return {
         "h1": ParagraphStyle("h1", parent=base, fontName=bold, fontSize=20, leading=24, spaceAfter=6),
         "h2": ParagraphStyle("h2", parent=base, fontName=bold, fontSize=13.5, leading=17, spaceBefore=8,
@@ -115,11 +115,12 @@ class ReferenceBuilder:
             expected_total += expected or 0
             verdict = "" if expected is None else (f" (rulebook: {expected} ✓)" if expected == total
                                                    else f" (rulebook: {expected} ✗)")
-            data.append([Paragraph(f"<b>{deck.label}: {len(rows)} designs, {total} components{verdict}</b>",
+            data.append([Paragraph(f"<b>{deck.label}: {_plural(len(rows), 'design')}, {_plural(total, 'component')}{verdict}</b>",
                                    st["cell"])] + [""] * (len(head) - 1))
             widths = _widths(len(head), len(cols) + len(extra))
             t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
             t.setStyle(TableStyle([
+                ("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
                 ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
                 ("SPAN", (0, -1), (-1, -1)),
@@ -185,7 +186,8 @@ class ReferenceBuilder:
             data.append(cells)
         widths = [float(w) * mm for w in el.get("widths", "").split(",")] if el.get("widths") else None
         t = Table(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
-        style = [("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
+        style = [("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
+                 ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
                  ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                  ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]
         if header:
@@ -197,7 +199,8 @@ class ReferenceBuilder:
         """Children side by side (e.g. several card pictures)."""
         cells = [self.element(child) for child in el]
         t = Table([cells], hAlign="CENTER")
-        t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 3),
                                ("RIGHTPADDING", (0, 0), (-1, -1), 3)]))
         return t
 
@@ -236,6 +239,10 @@ class ReferenceBuilder:
         if drawing is None:
             return []
         return [DrawingFlowable(drawing, float(el.get("width", "30")) * mm)]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _xml(s: str) -> str:

@@ -46,7 +46,7 @@ class Kit:
     manifest: Manifest
     card: Card | None
     problems: Problems
-    where: str = ""
+    side: str = "front"
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
              fill="#000000", field="text", family=None, line_height=1.2, opacity=None):
@@ -58,7 +58,7 @@ class Kit:
         fitted = fit(value, w, h, size, min_size, face(family, bold), line_height)
         if fitted.overflow and self.card is not None:
             self.problems.warn(self.card.sheet, self.card.row, field,
-                               f"'{self.card.id}': {field} does not fit its box even at {min_size:g} mm "
+                               f"'{self.card.id}' ({self.side}): {field} does not fit its box even at {min_size:g} mm "
                                f"(needs {fitted.needed:.1f} mm of {h:g} mm); it is cut short, shorten it")
         extra = f' fill-opacity="{opacity}"' if opacity is not None else ""
         return Markup(svg_lines(fitted, x, y, w, h, family=family, bold=bold, anchor=anchor, valign=valign,
@@ -113,8 +113,8 @@ class Renderer:
         self.problems = problems
         self.env = make_env(manifest.folder)
 
-    def svg(self, template: str, deck: Deck | None, card: Card | None, **more) -> str | None:
-        kit = Kit(self.manifest, card, self.problems)
+    def svg(self, template: str, deck: Deck | None, card: Card | None, side: str = "front", **more) -> str | None:
+        kit = Kit(self.manifest, card, self.problems, side)
         where = f"templates/{self.manifest.slug}/{template}"
         try:
             return self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))

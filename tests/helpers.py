@@ -1,0 +1,47 @@
+"""Small builders for test data folders."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO) -> Path:
+    """A data folder holding one bundled game: its templates and its rows only."""
+    (dest / "templates").mkdir(parents=True, exist_ok=True)
+    shutil.copytree(root / "templates" / slug, dest / "templates" / slug)
+    for name in ("cards.csv", "goals.csv"):
+        src = root / name
+        if not src.exists():
+            continue
+        with src.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+        keep = [rows[0]] + [r for r in rows[1:] if r and r[0] == slug]
+        write_rows(dest / name, keep)
+    return dest
+
+
+def read_rows(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.reader(fh))
+
+
+def write_rows(path: Path, rows: list[list[str]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
+
+
+def set_cell(path: Path, row: int, column: str, value: str) -> None:
+    """Change one cell; ``row`` counted as a spreadsheet shows it (header = 1)."""
+    rows = read_rows(path)
+    rows[row - 1][rows[0].index(column)] = value
+    write_rows(path, rows)
+
+
+def find_row(path: Path, column: str, value: str) -> int:
+    rows = read_rows(path)
+    i = rows[0].index(column)
+    return next(n for n, r in enumerate(rows, start=1) if n > 1 and r[i] == value)

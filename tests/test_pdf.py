@@ -1,0 +1,168 @@
+"""The PDFs themselves, read back: pages, boxes, text, fonts, pixels, determinism."""
+
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.build import BuildOptions, build_game
+from generator.layout import back_slots, grid
+from pnp.errors import InputErrors
+from pnp.sheets import load_project
+
+from helpers import copy_game, find_row, set_cell
+
+MM = 72 / 25.4
+SLUG = "pyramid-scheme"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, project_root):
+    out = tmp_path_factory.mktemp("out")
+    game = load_project(project_root, [SLUG]).games[SLUG]
+    result = build_game(game, BuildOptions(out=out))
+    return result, out / SLUG
+
+
+def test_page_count_and_order(built):
+    result, folder = built
+    reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
+    # victims 64 -> 8 sheets, police 18 -> 2, founders 4 -> 1, goals 18 -> 2: each with a backs page;
+    # 20 tokens on one single-sided sheet; 4 player aids (2 x 2 per page) with their backs.
+    assert len(reader.pages) == 2 * (8 + 2 + 1 + 2) + 1 + 2 == 29
+    footers = [p.extract_text().strip().splitlines()[-1] for p in reader.pages]
+    assert "Victims · fronts · page 1/29" in footers[0]
+    assert "Victims · backs, flip on long edge · page 2/29" in footers[1]
+    assert "Tokens · fronts · page 27/29" in footers[26]
+    assert result.components == 128
+
+
+def test_boxes_and_viewer_preferences(built):
+    _, folder = built
+    reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
+    page = reader.pages[0]
+    sheet = grid("a4", 63.5, 88.9, 3.0)
+    assert float(page.mediabox.width) == pytest.approx(210 * MM, abs=0.01)
+    tb = sheet.trim_box
+    assert [float(v) for v in page.trimbox] == pytest.approx([tb.x * MM, tb.y * MM, tb.right * MM, tb.top * MM],
+                                                             abs=0.01)
+    bb = sheet.bleed_box
+    assert [float(v) for v in page.bleedbox] == pytest.approx([bb.x * MM, bb.y * MM, bb.right * MM, bb.top * MM],
+                                                              abs=0.01)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+
+
+def test_card_names_are_text_in_the_pdf(built):
+    _, folder = built
+    reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
+    first = reader.pages[0].extract_text()
+    for name in ("Penny Pincher", "Lawn Lover", "Golf Dad", "Cactus Whisperer"):
+        assert name in first
+    assert "SMART-ASS" in reader.pages[1].extract_text()
+
+
+def _fonts(reader):
+    seen = {}
+    def walk(resources):
+        if not resources:
+            return
+        resources = resources.get_object()
+        for f in (resources.get("/Font") or {}).values():
+            f = f.get_object()
+            desc = f.get("/FontDescriptor")
+            if desc is None and "/DescendantFonts" in f:
+                desc = f["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            seen[str(f["/BaseFont"])] = desc is not None and any(
+                k in desc.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+        for x in (resources.get("/XObject") or {}).values():
+            walk(x.get_object().get("/Resources"))
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return seen
+
+
+def test_every_font_is_embedded(built):
+    _, folder = built
+    for name in (f"{SLUG}-cards.pdf", f"{SLUG}-reference.pdf"):
+        fonts = _fonts(pypdf.PdfReader(folder / name))
+        assert fonts, "no fonts found"
+        assert all(fonts.values()), f"not embedded in {name}: {[k for k, v in fonts.items() if not v]}"
+        assert not any("Helvetica" in k for k in fonts)
+
+
+def _pixel(path, page_index, x_mm, y_mm_from_top, dpi=100):
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    image = pdf[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
+    return image.getpixel((round(x_mm / 25.4 * dpi), round(y_mm_from_top / 25.4 * dpi)))
+
+
+def test_a_green_victim_is_green_and_its_back_is_in_the_mirrored_slot(built):
+    _, folder = built
+    path = folder / f"{SLUG}-cards.pdf"
+    sheet = grid("a4", 63.5, 88.9, 3.0)
+    slot = sheet.slots[0]  # g01, a green victim
+    # 1.2 mm inside the trim, in the card's coloured frame (#2b9348)
+    r, g, b = _pixel(path, 0, slot.trim.x + 1.2, 297 - slot.trim.top + 40)
+    assert abs(r - 0x2B) < 20 and abs(g - 0x93) < 20 and abs(b - 0x48) < 20
+    back = back_slots(sheet, "long")[0]
+    r, g, b = _pixel(path, 1, back.trim.x + 1.2, 297 - back.trim.top + 40)
+    assert abs(r - 0x1B) < 20 and abs(g - 0x5E) < 20 and abs(b - 0x30) < 20  # the back's dark green frame
+    # the page margin outside every bleed stays white
+    assert _pixel(path, 0, 2.0, 150) == (255, 255, 255)
+
+
+def test_reference_sheet_has_aid_goals_and_inventory(built):
+    _, folder = built
+    reader = pypdf.PdfReader(folder / f"{SLUG}-reference.pdf")
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    for phrase in ("The three placement restrictions", "Flipping", "Rewards", "Reserve goal", "Goals and the police",
+                   "Game end", "Birds of a Feather", "Card inventory", "Victims: 64 designs, 64 components (rulebook: 64 ✓)", "Player aids: 1 design, 4 components",
+                   "All components: 128"):
+        assert phrase in text, phrase
+
+
+def test_same_inputs_same_bytes(tmp_path, project_root):
+    game = load_project(project_root, [SLUG]).games[SLUG]
+    a = build_game(game, BuildOptions(out=tmp_path / "a"))
+    b = build_game(game, BuildOptions(out=tmp_path / "b"))
+    for fa, fb in zip(a.files, b.files):
+        assert fa.read_bytes() == fb.read_bytes()
+
+
+def test_special_characters_print_literally(tmp_path):
+    data = copy_game(tmp_path / "data")
+    set_cell(data / "cards.csv", 2, "name", 'Tom <&> "Jerry"')
+    game = load_project(data, [SLUG]).games[SLUG]
+    result = build_game(game, BuildOptions(out=tmp_path / "out"), reference=False)
+    text = pypdf.PdfReader(result.files[0]).pages[0].extract_text()
+    assert 'Tom <&> "Jerry"' in text
+
+
+def test_text_that_cannot_fit_is_a_warning_naming_card_and_field(tmp_path):
+    data = copy_game(tmp_path / "data")
+    row = find_row(data / "cards.csv", "id", "g01")
+    set_cell(data / "cards.csv", row, "name", "Extraordinarily Long Winded Name " * 4)
+    game = load_project(data, [SLUG]).games[SLUG]
+    result = build_game(game, BuildOptions(out=tmp_path / "out"), reference=False)
+    assert [str(w) for w in result.warnings] == [
+        f"cards.csv:{row}:name: 'g01' (front): name does not fit its box even at 3 mm (needs 21.6 mm of 9.5 mm); "
+        "it is cut short, shorten it",
+        f"cards.csv:{row}:name: 'g01' (back): name does not fit its box even at 2.2 mm (needs 13.2 mm of 8 mm); "
+        "it is cut short, shorten it"]
+
+
+def test_failed_build_leaves_previous_pdfs_untouched(tmp_path):
+    data = copy_game(tmp_path / "data")
+    out = tmp_path / "out"
+    game = load_project(data, [SLUG]).games[SLUG]
+    first = build_game(game, BuildOptions(out=out))
+    before = {f: f.read_bytes() for f in first.files}
+    (data / "templates" / SLUG / "police.svg.j2").write_text('{% extends "pnp/card.svg.j2" %}{% block body %}{{ nope }}{% endblock %}')
+    game = load_project(data, [SLUG]).games[SLUG]
+    with pytest.raises(InputErrors) as exc:
+        build_game(game, BuildOptions(out=out))
+    assert str(exc.value.problems[0]) == f"templates/{SLUG}/police.svg.j2: 'nope' is undefined rendering 'police'"
+    assert {f: f.read_bytes() for f in first.files} == before
+    assert sorted(p.name for p in (out / SLUG).iterdir()) == sorted(f.name for f in first.files)

@@ -1,0 +1,143 @@
+"""The spreadsheet model: every kind of bad input gives its exact one-line message."""
+
+import pytest
+
+from pnp.errors import InputErrors, PnpError
+from pnp.sheets import load_project
+
+from helpers import copy_game, find_row, read_rows, set_cell, write_rows
+
+
+@pytest.fixture
+def data(tmp_path):
+    return copy_game(tmp_path / "data")
+
+
+def errors_of(root, games=None) -> list[str]:
+    with pytest.raises(InputErrors) as exc:
+        load_project(root, games)
+    return [str(p) for p in exc.value.problems]
+
+
+def test_bundled_pyramid_scheme_loads_with_rulebook_counts(project_root):
+    game = load_project(project_root, ["pyramid-scheme"]).games["pyramid-scheme"]
+    totals = {}
+    for card in game.cards:
+        totals[card.deck] = totals.get(card.deck, 0) + card.count
+    assert totals == {"victim": 64, "police": 18, "founder": 4, "goal": 18, "token": 20, "aid": 4}
+    victims = game.deck("victim")
+    for color in ("green", "blue", "pink", "yellow"):
+        numbers = sorted(c.number for c in victims if c.color == color)
+        assert numbers == [1] * 5 + [2] * 4 + [3] * 3 + [4] * 2 + [5] * 2
+    # every victim but the 1s has a condition and a reward
+    assert all(bool(c.requires) == (c.number > 1) and bool(c.effect) == (c.number > 1) for c in victims)
+    assert sum(1 for g in game.deck("goal") if g.source == "custom") == 1
+
+
+def test_the_issue_example_message(data):
+    set_cell(data / "cards.csv", 41, "number", "seven")
+    assert errors_of(data) == ["cards.csv:41:number: 'seven' is not a whole number"]
+
+
+def test_every_problem_is_reported_at_once(data):
+    path = data / "cards.csv"
+    set_cell(path, 3, "color", "purple")
+    set_cell(path, 5, "count", "-2")
+    set_cell(path, 7, "deck", "villain")
+    set_cell(path, 20, "requires", "1 blue + 2 anyy")
+    set_cell(path, 21, "effect", "teleport")
+    set_cell(path, 9, "number", "9")
+    assert errors_of(data) == [
+        "cards.csv:3:color: unknown colour 'purple'; known colours: green, blue, pink, yellow",
+        "cards.csv:5:count: '-2' is not a valid count; expected 1 or more copies",
+        "cards.csv:7:deck: unknown deck 'villain' for pyramid-scheme; known decks: victim, police, founder, token, aid",
+        "cards.csv:9:number: 9 is out of range; a victim takes 1 to 5",
+        "cards.csv:20:requires: unknown word 'anyy' in '1 blue + 2 anyy'; known words: any, blue, green, pink, yellow",
+        "cards.csv:21:effect: unknown word 'teleport' in 'teleport'; known words: discard, flip, flip-police, "
+        "flip-silent, hand, limit, pass, reserve, reset, trash-police",
+    ]
+
+
+def test_duplicate_id_names_the_first_row(data):
+    path = data / "cards.csv"
+    first = read_rows(path)[1][2]
+    set_cell(path, 10, "id", first)
+    assert errors_of(data) == [f"cards.csv:10:id: duplicate id '{first}' in pyramid-scheme (first used on row 2)"]
+
+
+def test_unknown_game_and_empty_cells(data):
+    path = data / "cards.csv"
+    set_cell(path, 4, "game", "pyramid-schem")
+    set_cell(path, 6, "name", "")
+    set_cell(path, 8, "count", "")
+    row = find_row(path, "deck", "police")
+    set_cell(path, row, "number", "")
+    assert errors_of(data) == [
+        "cards.csv:4:game: unknown game 'pyramid-schem'; known games: pyramid-scheme",
+        "cards.csv:6:name: name is empty; every design needs a display name",
+        "cards.csv:8:count: count is empty; expected the number of copies (1 or more)",
+        f"cards.csv:{row}:number: number is empty; a police of pyramid-scheme needs one",
+    ]
+
+
+def test_missing_column(data):
+    path = data / "cards.csv"
+    rows = read_rows(path)
+    i = rows[0].index("count")
+    write_rows(path, [r[:i] + r[i + 1:] for r in rows])
+    assert errors_of(data) == ["cards.csv:1:count: missing column 'count'; the header needs game, deck, id, name, count"]
+
+
+def test_empty_file(data):
+    (data / "cards.csv").write_text("", encoding="utf-8")
+    assert errors_of(data) == ["cards.csv: the file is empty; expected a header row such as game, deck, id, name, "
+                               "count, expansion, color, number, symbol, requires, effect, text"]
+
+
+def test_wrong_encoding(data):
+    path = data / "cards.csv"
+    text = path.read_text(encoding="utf-8").replace("Penny Pincher", "Penny Pinchér")
+    path.write_bytes(text.encode("latin-1"))
+    assert errors_of(data) == ["cards.csv:2: not UTF-8 text (byte 0xe9); save the sheet as 'CSV UTF-8'"]
+
+
+def test_goal_sheet_errors_name_goals_csv(data):
+    path = data / "goals.csv"
+    set_cell(path, 3, "requires", "5 victims colour=green")
+    set_cell(path, 4, "source", "internet")
+    assert errors_of(data) == [
+        "goals.csv:3:requires: '5 victims colour=green': 'victims' has no parameter 'colour' (accepted: color, number)",
+        "goals.csv:4:source: unknown source 'internet'; known: rulebook, custom",
+    ]
+
+
+def test_unknown_column_is_a_warning_and_value_in_unused_column_too(data):
+    path = data / "cards.csv"
+    rows = read_rows(path)
+    rows[0].append("colour")
+    for r in rows[1:]:
+        r.append("")
+    write_rows(path, rows)
+    row = find_row(path, "deck", "token")
+    set_cell(path, row, "number", "4")
+    project = load_project(data)
+    warnings = [str(w) for w in project.warnings]
+    assert any(w.startswith("cards.csv:1:colour: unknown column 'colour' is ignored; known columns:") for w in warnings)
+    assert f"cards.csv:{row}:number: '4' is ignored: a token of pyramid-scheme has no number" in warnings
+
+
+def test_no_sheet_and_unknown_game_selection(tmp_path, data):
+    with pytest.raises(PnpError, match="no cards.csv here"):
+        load_project(tmp_path)
+    with pytest.raises(PnpError, match="unknown game 'chess'; known games: pyramid-scheme"):
+        load_project(data, ["chess"])
+
+
+def test_xlsx_input(tmp_path, data):
+    import pandas as pd
+
+    frame = pd.read_csv(data / "cards.csv", dtype=str, keep_default_na=False)
+    frame.loc[40 - 2, "number"] = "seven"  # spreadsheet row 40
+    (data / "cards.csv").unlink()
+    frame.to_excel(data / "cards.xlsx", index=False)
+    assert errors_of(data) == ["cards.xlsx:40:number: 'seven' is not a whole number"]
