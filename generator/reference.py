@@ -113,8 +113,14 @@ class ReferenceBuilder:
             grand += total
             expected = deck.expected if self.options.expansions is None else None
             expected_total += expected or 0
-            verdict = "" if expected is None else (f" (rulebook: {expected} ✓)" if expected == total
-                                                   else f" (rulebook: {expected} ✗)")
+            if expected is None:
+                verdict = ""
+            elif expected == total:
+                verdict = f" (rulebook: {expected}, matches)"
+            else:
+                diff = total - expected
+                verdict = (f" <font color='#c1121f'>(rulebook: {expected}, "
+                           f"{abs(diff)} {'too many' if diff > 0 else 'missing'})</font>")
             data.append([Paragraph(f"<b>{deck.label}: {_plural(len(rows), 'design')}, {_plural(total, 'component')}{verdict}</b>",
                                    st["cell"])] + [""] * (len(head) - 1))
             widths = _widths(len(head), len(cols) + len(extra))

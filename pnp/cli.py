@@ -144,12 +144,15 @@ def build(games, data, page, out_dir, duplex, back_offset, expansions):
     for r in results:
         report_problems(r.warnings)
     table = Table(title=f"pnp build ({page}, duplex {duplex})", title_justify="left")
-    for col in ("game", "components", "designs", "pages", "warnings", "seconds", "files"):
-        table.add_column(col, justify="left" if col in ("game", "files") else "right")
+    for col in ("game", "components", "designs", "pages", "warnings", "seconds"):
+        table.add_column(col, justify="left" if col == "game" else "right")
     for r in results:
         table.add_row(r.game, str(r.components), str(sum(d.designs for d in r.decks)), str(r.pages),
-                      str(len(r.warnings)), f"{r.seconds:.2f}", "\n".join(str(f) for f in r.files))
+                      str(len(r.warnings)), f"{r.seconds:.2f}")
     out.print(table)
+    for r in results:
+        for f in r.files:
+            out.print(f"wrote {f}")
     out.print(f"Done in {time.perf_counter() - start:.2f} s.")
 
 
