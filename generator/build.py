@@ -48,6 +48,7 @@ class BuildResult:
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     content_hash: str = ""
+    data: dict[Path, bytes] = field(default_factory=dict, repr=False)  # unwritten files (write=False)
 
     @property
     def components(self) -> int:
@@ -212,8 +213,10 @@ def _mirror_marks(sheet: Sheet, duplex: str, offset: tuple[float, float]):
 
 
 def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,
-               reference: bool = True) -> BuildResult:
-    """Render, impose and write one game's PDFs; raises InputErrors before writing anything."""
+               reference: bool = True, write: bool = True) -> BuildResult:
+    """Render, impose and write one game's PDFs; raises InputErrors before writing anything.
+
+    With ``write=False`` the files stay in ``result.data`` for the caller to write."""
     from .reference import build_reference
 
     start = time.perf_counter()
@@ -236,8 +239,61 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         data, ref_pages = build_reference(game, options, b.problems, b.cache, digest)
         files[folder / f"{game.slug}-reference.pdf"] = data
     b.problems.raise_if_errors()
-    write_atomic(files)
     result = BuildResult(game.slug, game.title, list(files), stats,
                          len(joined) + len(backs_only) + ref_pages, b.problems.warnings,
                          time.perf_counter() - start, digest)
+    if write:
+        write_results([result], files)
+    else:
+        result.data = files
     return result
+
+
+def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
+    """Write every file at once; drop a backs file left over from an earlier --duplex none."""
+    write_atomic(files)
+    for r in results:
+        folder = r.files[0].parent
+        stale = folder / f"{r.game}-backs.pdf"
+        if stale not in files and stale.exists():
+            stale.unlink()
+
+
+def _build_unwritten(game: Game, options: BuildOptions) -> BuildResult:
+    return build_game(game, options, write=False)
+
+
+def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
+                done: Callable[[BuildResult], None] | None = None) -> list[BuildResult]:
+    """Build several games, in worker processes when there are cores to spare.
+
+    Nothing is written unless every game builds: the problems of all games are
+    reported together."""
+    done = done or (lambda r: None)
+    results: list[BuildResult] = []
+    problems: list[Problem] = []
+    if workers > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            futures = [pool.submit(_build_unwritten, game, opts) for game, opts in jobs]
+            for future in futures:
+                try:
+                    results.append(future.result())
+                    done(results[-1])
+                except InputErrors as exc:
+                    problems += exc.problems
+    else:
+        for game, opts in jobs:
+            try:
+                results.append(_build_unwritten(game, opts))
+                done(results[-1])
+            except InputErrors as exc:
+                problems += exc.problems
+    if problems:
+        raise InputErrors(problems)
+    files = {path: data for r in results for path, data in r.data.items()}
+    write_results(results, files)
+    for r in results:
+        r.data = {}
+    return results

@@ -6,12 +6,14 @@ tracebacks are for bugs only.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -25,7 +27,7 @@ def report_problems(problems: list[Problem]) -> None:
     for p in problems:
         style = "red" if p.is_error else "yellow"
         label = "error" if p.is_error else "warning"
-        err.print(f"[{style}]{label}[/{style}] {p}", markup=True, highlight=False)
+        err.print(f"[{style}]{label}[/{style}] {escape(str(p))}", markup=True, highlight=False)
 
 
 def fail(exc: PnpError) -> None:
@@ -34,7 +36,7 @@ def fail(exc: PnpError) -> None:
         n = len(exc.problems)
         err.print(f"{n} error{'s' if n != 1 else ''}; nothing was written.")
     else:
-        err.print(f"[red]error[/red] {exc}")
+        err.print(f"[red]error[/red] {escape(str(exc))}")
     sys.exit(exc.exit_code)
 
 
@@ -115,7 +117,7 @@ def build(games, data, page, out_dir, duplex, back_offset, expansions):
     """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from generator.build import BuildOptions, build_game
+    from generator.build import BuildOptions, build_games
 
     from .sheets import load_project
 
@@ -123,24 +125,26 @@ def build(games, data, page, out_dir, duplex, back_offset, expansions):
     offset = _parse_offset(back_offset)
     project = load_project(data, list(games) or None)
     report_problems(project.warnings)
+    if not games:
+        for slug in [s for s, g in project.games.items() if not g.cards]:
+            err.print(f"skipped {slug}: no rows in the sheets yet")
+            del project.games[slug]
     for game in project.games.values():
         known = set(game.manifest.expansions)
         bad = [e for e in expansions if e not in known]
         if bad and (games or len(project.games) == 1):
             raise PnpError(f"unknown expansion '{bad[0]}' for {game.slug}; known: {', '.join(sorted(known))}")
-    options = BuildOptions(page=page, duplex=duplex, back_offset=offset, out=out_dir or (data / "output"))
-    results = []
-    total = sum(len(g.cards) for g in project.games.values())
+    out_dir = out_dir or (data / "output")
+    jobs = []
+    for game in project.games.values():
+        wanted = None
+        if expansions:
+            wanted = {"base", *expansions} & set(game.manifest.expansions)
+        jobs.append((game, BuildOptions(page, duplex, offset, out_dir, wanted)))
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("rendering", total=total)
-        for game in project.games.values():
-            progress.update(task, description=f"building {game.slug}")
-            opts = options
-            if expansions:
-                wanted = {"base", *expansions} & set(game.manifest.expansions)
-                opts = BuildOptions(page, duplex, offset, options.out, wanted)
-            results.append(build_game(game, opts, lambda n: progress.advance(task, n)))
+        task = progress.add_task("building", total=len(jobs))
+        results = build_games(jobs, workers=os.cpu_count() or 1, done=lambda r: progress.advance(task, 1))
     for r in results:
         report_problems(r.warnings)
     table = Table(title=f"pnp build ({page}, duplex {duplex})", title_justify="left")
