@@ -46,7 +46,7 @@ def thousand_card_deck(dest: Path) -> Path:
         w.writerow(["game", "deck", "id", "name", "count", "color", "number", "text"])
         for i in range(1000):
             w.writerow(["tiny-tombs", "relic", f"r{i:04d}", f"Relic number {i}", 1, colors[i % 3], i % 11,
-                        f"Worth {i % 11}. Card {i} of the generated benchmark deck, with some rules text to wrap."])
+                        f"Worth {i % 11}. Card {i} of the generated deck, with rules text to wrap."])
     return dest
 
 

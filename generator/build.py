@@ -85,6 +85,40 @@ def chunks(items: list, n: int) -> list[list]:
     return [items[i:i + n] for i in range(0, len(items), n)] or [[]]
 
 
+PARALLEL_MIN_DESIGNS = 200  # below this, worker processes cost more than they save
+
+
+def content_hash(game: Game, options: BuildOptions) -> str:
+    """A short hash of everything that is printed: the rows, the game's template
+    folder, the generator's own templates, the tool version and the options."""
+    from pnp import __version__
+
+    h = hashlib.sha256(__version__.encode())
+    for card in game.select(options.expansions):
+        h.update(repr(card).encode())
+    for folder in (game.manifest.folder, Path(__file__).parent / "templates"):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    h.update(repr((options.page, options.duplex, options.back_offset)).encode())
+    return h.hexdigest()[:10]
+
+
+def _render_part(game: Game, options: BuildOptions, designs: list[tuple[str, Card]]):
+    """Worker side of GameBuilder.render_all: render and parse some designs."""
+    b = GameBuilder(game, options)
+    rendered = b.render_and_parse(designs)
+    return rendered, b.cache.drawings, b.problems.items
+
+
+def _reference_part(game: Game, options: BuildOptions, digest: str):
+    from .reference import build_reference
+
+    problems = Problems()
+    data, pages = build_reference(game, options, problems, DrawingCache(), digest)
+    return data, pages, problems.items
+
+
 class GameBuilder:
     def __init__(self, game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None):
         self.game = game
@@ -102,42 +136,45 @@ class GameBuilder:
                 out.append((name, cards))
         return out
 
-    def render(self) -> dict[str, list[Rendered]]:
+    def designs(self) -> list[tuple[str, Card]]:
+        return [(name, card) for name, cards in self.decks() for card in cards]
+
+    def render_and_parse(self, designs: list[tuple[str, Card]]) -> dict[str, list[Rendered]]:
+        """Templates -> SVG -> drawings (into the cache), for some designs, in deck order."""
         renderer = Renderer(self.manifest, self.problems)
         rendered: dict[str, list[Rendered]] = {}
-        for name, cards in self.decks():
+        for name, card in designs:
             deck = self.manifest.decks[name]
-            items = []
-            for card in cards:
-                front = renderer.svg(deck.front, deck, card)
-                back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
-                self.progress(1)
-                if front is None or (deck.back and back is None):
-                    continue
-                items.append(Rendered(card, front, back))
-            rendered[name] = items
-        self.problems.raise_if_errors()
+            front = renderer.svg(deck.front, deck, card)
+            back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
+            self.progress(1)
+            if front is None or (deck.back and back is None):
+                continue
+            where = f"templates/{self.manifest.slug}/{{}} ({card.id})"
+            self.cache.get(front, where.format(deck.front), self.problems)
+            if back is not None:
+                self.cache.get(back, where.format(deck.back), self.problems)
+            rendered.setdefault(name, []).append(Rendered(card, front, back))
         return rendered
 
-    def parse(self, rendered: dict[str, list[Rendered]]) -> None:
-        for name, items in rendered.items():
-            for r in items:
-                where = f"templates/{self.manifest.slug}/{self.manifest.decks[name].front} ({r.card.id})"
-                self.cache.get(r.front, where, self.problems)
-                if r.back is not None:
-                    self.cache.get(r.back, where.replace(self.manifest.decks[name].front,
-                                                         self.manifest.decks[name].back or ""), self.problems)
+    def render_all(self, pool=None, chunks_wanted: int = 1) -> dict[str, list[Rendered]]:
+        designs = self.designs()
+        if pool is None or chunks_wanted < 2 or len(designs) < PARALLEL_MIN_DESIGNS:
+            rendered = self.render_and_parse(designs)
+        else:
+            size = -(-len(designs) // chunks_wanted)
+            parts = [designs[i:i + size] for i in range(0, len(designs), size)]
+            futures = [pool.submit(_render_part, self.game, self.options, part) for part in parts]
+            rendered = {}
+            for future in futures:
+                part, drawings, problems = future.result()
+                self.cache.drawings.update(drawings)
+                self.problems.items += problems
+                for name, items in part.items():
+                    rendered.setdefault(name, []).extend(items)
+                self.progress(sum(len(v) for v in part.values()))
         self.problems.raise_if_errors()
-
-    def content_hash(self, rendered: dict[str, list[Rendered]]) -> str:
-        h = hashlib.sha256()
-        for name, items in rendered.items():
-            for r in items:
-                h.update(f"{r.card.id}:{r.card.count}\n".encode())
-                h.update(r.front.encode())
-                h.update((r.back or "").encode())
-        h.update(repr((self.options.page, self.options.duplex, self.options.back_offset)).encode())
-        return h.hexdigest()[:10]
+        return rendered
 
     def pages(self, rendered: dict[str, list[Rendered]], digest: str) -> tuple[list[Page], list[Page], list[DeckStats]]:
         """Fronts interleaved with their backs (duplex), and backs alone (duplex none)."""
@@ -213,31 +250,43 @@ def _mirror_marks(sheet: Sheet, duplex: str, offset: tuple[float, float]):
 
 
 def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,
-               reference: bool = True, write: bool = True) -> BuildResult:
+               reference: bool = True, write: bool = True, workers: int = 1) -> BuildResult:
     """Render, impose and write one game's PDFs; raises InputErrors before writing anything.
 
-    With ``write=False`` the files stay in ``result.data`` for the caller to write."""
-    from .reference import build_reference
-
+    With ``write=False`` the files stay in ``result.data`` for the caller to write.
+    With ``workers`` > 1, large decks are rendered in worker processes and the
+    reference sheet is made alongside."""
     start = time.perf_counter()
     if options.duplex not in DUPLEX_MODES:
         raise InputErrors([Problem("--duplex", None, None, f"unknown mode '{options.duplex}'")])
     b = GameBuilder(game, options, progress)
-    rendered = b.render()
-    if not any(rendered.values()):
+    designs = b.designs()
+    if not designs:
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
-    b.parse(rendered)
-    digest = b.content_hash(rendered)
-    joined, backs_only, stats = b.pages(rendered, digest)
-    folder = options.out / game.slug
-    files: dict[Path, bytes] = {folder / f"{game.slug}-cards.pdf": b.write_pdf(joined, "cards")}
-    if backs_only:
-        files[folder / f"{game.slug}-backs.pdf"] = b.write_pdf(backs_only, "card backs")
-    ref_pages = 0
-    if reference:
-        data, ref_pages = build_reference(game, options, b.problems, b.cache, digest)
-        files[folder / f"{game.slug}-reference.pdf"] = data
+    digest = content_hash(game, options)
+    pool = None
+    if workers > 1 and len(designs) >= PARALLEL_MIN_DESIGNS:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        ref_future = pool.submit(_reference_part, game, options, digest) if pool and reference else None
+        rendered = b.render_all(pool, workers)
+        joined, backs_only, stats = b.pages(rendered, digest)
+        folder = options.out / game.slug
+        files: dict[Path, bytes] = {folder / f"{game.slug}-cards.pdf": b.write_pdf(joined, "cards")}
+        if backs_only:
+            files[folder / f"{game.slug}-backs.pdf"] = b.write_pdf(backs_only, "card backs")
+        ref_pages = 0
+        if reference:
+            data, ref_pages, problems = (ref_future.result() if ref_future is not None
+                                         else _reference_part(game, options, digest))
+            b.problems.items += problems
+            files[folder / f"{game.slug}-reference.pdf"] = data
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     b.problems.raise_if_errors()
     result = BuildResult(game.slug, game.title, list(files), stats,
                          len(joined) + len(backs_only) + ref_pages, b.problems.warnings,
@@ -259,8 +308,8 @@ def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
             stale.unlink()
 
 
-def _build_unwritten(game: Game, options: BuildOptions) -> BuildResult:
-    return build_game(game, options, write=False)
+def _build_unwritten(game: Game, options: BuildOptions, workers: int = 1) -> BuildResult:
+    return build_game(game, options, write=False, workers=workers)
 
 
 def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
@@ -286,7 +335,7 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
     else:
         for game, opts in jobs:
             try:
-                results.append(_build_unwritten(game, opts))
+                results.append(_build_unwritten(game, opts, workers))
                 done(results[-1])
             except InputErrors as exc:
                 problems += exc.problems

@@ -166,3 +166,14 @@ def test_failed_build_leaves_previous_pdfs_untouched(tmp_path):
     assert str(exc.value.problems[0]) == f"templates/{SLUG}/police.svg.j2: 'nope' is undefined rendering 'police'"
     assert {f: f.read_bytes() for f in first.files} == before
     assert sorted(p.name for p in (out / SLUG).iterdir()) == sorted(f.name for f in first.files)
+
+
+def test_worker_processes_give_the_same_bytes(tmp_path, project_root, monkeypatch):
+    import generator.build as build
+
+    game = load_project(project_root, [SLUG]).games[SLUG]
+    serial = build_game(game, BuildOptions(out=tmp_path / "serial"))
+    monkeypatch.setattr(build, "PARALLEL_MIN_DESIGNS", 10)
+    parallel = build_game(game, BuildOptions(out=tmp_path / "parallel"), workers=2)
+    for a, b in zip(serial.files, parallel.files):
+        assert a.read_bytes() == b.read_bytes()
