@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+COMMON = {"game", "deck", "id", "name", "count", "color", "number", "symbol", "requires", "effect", "text",
+          "expansion", "source"}
 
 
 def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO) -> Path:
@@ -20,7 +22,11 @@ def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO) -> Pa
         with src.open(encoding="utf-8", newline="") as fh:
             rows = list(csv.reader(fh))
         keep = [rows[0]] + [r for r in rows[1:] if r and r[0] == slug]
-        write_rows(dest / name, keep)
+        # drop the other games' columns: empty in every kept row and not a common column
+        used = [i for i, h in enumerate(keep[0]) if h in COMMON or any(r[i] for r in keep[1:])]
+        keep = [[r[i] for i in used] for r in keep]
+        if len(keep) > 1:
+            write_rows(dest / name, keep)
     return dest
 
 
