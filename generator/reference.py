@@ -111,7 +111,7 @@ class ReferenceBuilder:
                 data.append([Paragraph(_xml(str(v)), st["cell"]) for v in vals])
             total = sum(c.count for c in rows)
             grand += total
-            expected = deck.expected if self.options.expansions is None else None
+            expected = self.manifest.expected(name, self.options.expansions)
             expected_total += expected or 0
             if expected is None:
                 verdict = ""
@@ -137,7 +137,7 @@ class ReferenceBuilder:
             ]))
             out += [CondPageBreak(40 * mm), Paragraph(f"{deck.label} ({total})", st["h3"]), t, Spacer(1, 3 * mm)]
         summary = f"<b>All components: {grand}</b>"
-        if self.options.expansions is None and expected_total:
+        if expected_total:
             summary += f" (the rulebook's list: {expected_total})"
         out.append(Paragraph(summary, st["p"]))
         return out

@@ -51,9 +51,9 @@ def fit(text: str, width: float, height: float, size: float, min_size: float, fo
         needed = len(lines) * s * line_height
         if needed <= height + 1e-6 and not too_wide:
             return Fitted(lines, s, False, needed)
-        if s - step < min_size - 1e-9:
+        if s <= min_size + 1e-9:
             break
-        s = round(s - step, 4)
+        s = max(round(s - step, 4), min_size)  # the last try is min_size itself
     # Overflow at min_size: keep what fits, end with an ellipsis.
     s = min_size
     lines = wrap(text, font, s, width)

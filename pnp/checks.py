@@ -11,11 +11,11 @@ def static_checks(project: Project) -> list[Problem]:
     out = []
     for slug, game in project.games.items():
         for name, deck in game.manifest.decks.items():
-            if deck.expected is None:
-                continue
-            total = sum(c.count for c in game.cards if c.deck == name and c.expansion == "base")
-            if total != deck.expected:
-                sheet = "goals.csv" if deck.sheet == "goals" else "cards.csv"
-                out.append(Problem(sheet, None, "count", f"{slug}: {total} {deck.label.lower()} in the base game, "
-                                   f"the rulebook has {deck.expected}", "warning"))
+            sheet = "goals.csv" if deck.sheet == "goals" else "cards.csv"
+            for box, expected in deck.expected.items():
+                total = sum(c.count for c in game.cards if c.deck == name and c.expansion == box)
+                if total != expected:
+                    where = "in the base game" if box == "base" else f"in the {box} box"
+                    out.append(Problem(sheet, None, "count", f"{slug}: {total} {deck.label.lower()} {where}, "
+                                       f"the rulebook has {expected}", "warning"))
     return out

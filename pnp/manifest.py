@@ -70,7 +70,7 @@ class Deck:
     size: Size
     front: str
     back: str | None
-    expected: int | None
+    expected: dict[str, int]  # rulebook count per box (base, expansions); empty when unknown
     columns: dict[str, Column]
     description: str = ""
     crop_marks: bool = True  # false for components whose cut lines the template draws (nets)
@@ -95,8 +95,28 @@ class Manifest:
     def colors(self) -> tuple[str, ...]:
         return tuple(self.palette)
 
+    def expected(self, deck: str, boxes: set[str] | None = None) -> int | None:
+        """The rulebook's count of a deck for some boxes (None: every box)."""
+        table = self.decks[deck].expected
+        wanted = set(self.expansions) if boxes is None else boxes
+        if not table or not wanted & set(table):
+            return None
+        return sum(n for box, n in table.items() if box in wanted)
+
     def deck_for_sheet(self, sheet: str) -> list[Deck]:
         return [d for d in self.decks.values() if d.sheet == sheet]
+
+
+def _expected(value, where: str, problems: Problems) -> dict[str, int]:
+    """``expected = 64`` (the base game) or ``expected = { base = 27, operations = 4 }``."""
+    if value is None:
+        return {}
+    if isinstance(value, int):
+        return {"base": value}
+    if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
+        return dict(value)
+    problems.error(where, None, "expected", f"'{value}' is not a count or a table of counts per box")
+    return {}
 
 
 def _size(name_or_table, sizes: dict, where: str, problems: Problems) -> Size | None:
@@ -176,7 +196,7 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
             size=size,
             front=front,
             back=back,
-            expected=spec.get("expected"),
+            expected=_expected(spec.get("expected"), dwhere, problems),
             columns=columns,
             description=spec.get("description", ""),
             crop_marks=bool(spec.get("crop_marks", True)),

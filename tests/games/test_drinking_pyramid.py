@@ -26,7 +26,7 @@ def game(project_root):
 
 def test_a_standard_deck_of_52(game):
     cards = game.deck("card")
-    assert sum(c.count for c in cards) == 52 == game.manifest.decks["card"].expected
+    assert sum(c.count for c in cards) == 52 == game.manifest.expected("card")
     assert all(c.count == 1 for c in cards)
     assert sorted((c.symbol, c.number) for c in cards) == sorted((s, n) for s in SUITS for n in range(1, 14))
     # red suits are red, black suits black
