@@ -29,7 +29,7 @@ drawing really is the pyramid it claims to be.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 Point = tuple[float, float]
 
@@ -428,49 +428,66 @@ def cross_net(p: SquarePyramid, tab: float | None = None) -> Net:
 
 # --------------------------------------------------------------------------- folding
 def _fold_fan(net: Net) -> Folded:
-    """Fold the fan: every side fold turns by the same angle (the solid is
-    symmetric); find the angle at which the last free edge meets the first."""
-    apex2 = net.apex
-    pts = [net.faces[0].p0] + [f.p1 for f in net.faces]  # V0..V4 in the net
-    vec = [(q[0] - apex2[0], q[1] - apex2[1], 0.0) for q in pts]
+    return fold_fan(net.apex, [net.faces[0].p0] + [f.p1 for f in net.faces])
+
+
+def fold_fan(apex: Point, corners) -> Folded:
+    """Fold a fan of triangles sharing ``apex`` (flat points; ``corners`` are the
+    base corners V0..Vn in order, V0 and Vn being the same corner once glued).
+
+    Every fold turns by the same angle (the solid is symmetric); the angle is
+    found at which the last free edge meets the first.  Nothing about the
+    pyramid is assumed: the solid comes from the flat points alone."""
+    vec = [(q[0] - apex[0], q[1] - apex[1], 0.0) for q in corners]
+    n = len(vec) - 1
 
     def chain(phi: float) -> list[tuple[float, float, float]]:
-        # rotation of each face's flat coordinates into 3D; face 0 stays in the plane
+        # rotation of each face's flat coordinates into 3D; the first face stays in the plane
         rot = _identity()
         out = [vec[0], vec[1]]
-        for i in range(1, 4):
+        for i in range(1, n):
             rot = _matmul(rot, _axis_rotation(_unit3(vec[i]), phi))
             out.append(_apply(rot, vec[i + 1]))
         return out
 
     def gap(phi: float) -> float:
         c = chain(phi)
-        return _norm(_sub3(c[4], c[0]))
+        return _norm(_sub3(c[n], c[0]))
 
-    best = min((gap(k * math.pi / 720), k * math.pi / 720) for k in range(1, 720))
-    lo, hi = best[1] - math.pi / 720, best[1] + math.pi / 720
-    for _ in range(80):  # golden-section refinement
+    phi = _minimise(gap, [k * math.pi / 720 for k in range(-719, 720) if k])
+    c = chain(phi)
+    return Folded((0.0, 0.0, 0.0), tuple(c[:n]), gap(phi))
+
+
+def _minimise(fn, grid: list[float]) -> float:
+    """The argument of the smallest value of ``fn``: a grid search, then golden sections."""
+    step = abs(grid[1] - grid[0])
+    best = min(grid, key=fn)
+    lo, hi = best - step, best + step
+    for _ in range(80):
         m1 = lo + (hi - lo) * 0.382
         m2 = lo + (hi - lo) * 0.618
-        if gap(m1) < gap(m2):
+        if fn(m1) < fn(m2):
             hi = m2
         else:
             lo = m1
-    phi = (lo + hi) / 2
-    c = chain(phi)
-    return Folded((0.0, 0.0, 0.0), tuple(c[:4]), gap(phi))
+    return (lo + hi) / 2
 
 
 def _fold_cross(net: Net) -> Folded:
-    """Fold the cross: each face turns up about its base edge by the same angle;
-    find the angle at which the four apexes meet."""
-    corners2 = net.base.points
-    corners = tuple((p[0], p[1], 0.0) for p in corners2)
+    return fold_cross(net.base.points, [f.points for f in net.faces])
+
+
+def fold_cross(base, faces) -> Folded:
+    """Fold a cross: ``base`` is the flat base polygon, ``faces`` the triangles
+    (base corner, base corner, apex) standing on its edges.  Each face turns up
+    about its base edge by the same angle; the angle is found at which the
+    apexes meet."""
+    corners = tuple((p[0], p[1], 0.0) for p in base)
 
     def apexes(theta: float):
         out = []
-        for f in net.faces:
-            b, a, apex = f.points  # base edge b-a
+        for b, a, apex in faces:
             axis = _unit3((a[0] - b[0], a[1] - b[1], 0.0))
             v = (apex[0] - b[0], apex[1] - b[1], 0.0)
             r = _apply(_axis_rotation(axis, theta), v)
@@ -479,20 +496,11 @@ def _fold_cross(net: Net) -> Folded:
 
     def spread(theta: float) -> float:
         ps = apexes(theta)
-        return max(_norm(_sub3(ps[i], ps[j])) for i in range(4) for j in range(i + 1, 4))
+        return max(_norm(_sub3(ps[i], ps[j])) for i in range(len(ps)) for j in range(i + 1, len(ps)))
 
-    best = min((spread(s * k * math.pi / 720), s * k * math.pi / 720) for k in range(1, 720) for s in (1, -1))
-    lo, hi = best[1] - math.pi / 720, best[1] + math.pi / 720
-    for _ in range(80):
-        m1 = lo + (hi - lo) * 0.382
-        m2 = lo + (hi - lo) * 0.618
-        if spread(m1) < spread(m2):
-            hi = m2
-        else:
-            lo = m1
-    theta = (lo + hi) / 2
+    theta = _minimise(spread, [k * math.pi / 720 for k in range(-719, 720) if k])
     ps = apexes(theta)
-    apex = tuple(sum(p[k] for p in ps) / 4 for k in range(3))
+    apex = tuple(sum(p[k] for p in ps) / len(ps) for k in range(3))
     return Folded(apex, corners, spread(theta))
 
 
@@ -627,5 +635,5 @@ def _apply(m, v):
     return tuple(sum(m[i][k] * v[k] for k in range(3)) for i in range(3))
 
 
-__all__ = ["SquarePyramid", "Face", "Fold", "Folded", "Net", "pyramid", "fan_net", "cross_net", "glue_tab",
+__all__ = ["SquarePyramid", "Face", "Fold", "Folded", "Net", "pyramid", "fan_net", "cross_net", "fold_fan", "fold_cross", "glue_tab",
            "tab_depth", "svg_points", "path", "polar", "distance", "distance_to_line", "direction", "angle_at"]
