@@ -157,14 +157,20 @@ class GameBuilder:
             rendered.setdefault(name, []).append(Rendered(card, front, back))
         return rendered
 
-    def render_all(self, pool=None, chunks_wanted: int = 1) -> dict[str, list[Rendered]]:
+    def submit_render(self, pool, parts: int) -> list:
+        """Start rendering in worker processes (nothing when the deck is small)."""
         designs = self.designs()
-        if pool is None or chunks_wanted < 2 or len(designs) < PARALLEL_MIN_DESIGNS:
-            rendered = self.render_and_parse(designs)
+        if pool is None or parts < 2 or len(designs) < PARALLEL_MIN_DESIGNS:
+            return []
+        size = -(-len(designs) // parts)
+        return [pool.submit(_render_part, self.game, self.options, designs[i:i + size])
+                for i in range(0, len(designs), size)]
+
+    def collect_render(self, futures: list) -> dict[str, list[Rendered]]:
+        """The rendered designs, from the workers' futures or rendered here."""
+        if not futures:
+            rendered = self.render_and_parse(self.designs())
         else:
-            size = -(-len(designs) // chunks_wanted)
-            parts = [designs[i:i + size] for i in range(0, len(designs), size)]
-            futures = [pool.submit(_render_part, self.game, self.options, part) for part in parts]
             rendered = {}
             for future in futures:
                 part, drawings, problems = future.result()
@@ -271,22 +277,22 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
 
         pool = ProcessPoolExecutor(max_workers=workers)
     try:
-        ref_future = pool.submit(_reference_part, game, options, digest) if pool and reference else None
-        rendered = b.render_all(pool, workers)
-        joined, backs_only, stats = b.pages(rendered, digest)
-        folder = options.out / game.slug
-        files: dict[Path, bytes] = {folder / f"{game.slug}-cards.pdf": b.write_pdf(joined, "cards")}
-        if backs_only:
-            files[folder / f"{game.slug}-backs.pdf"] = b.write_pdf(backs_only, "card backs")
-        ref_pages = 0
-        if reference:
-            data, ref_pages, problems = (ref_future.result() if ref_future is not None
-                                         else _reference_part(game, options, digest))
-            b.problems.items += problems
-            files[folder / f"{game.slug}-reference.pdf"] = data
+        futures = b.submit_render(pool, workers)
+        ref = _reference_part(game, options, digest) if reference else None  # alongside the workers
+        rendered = b.collect_render(futures)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    joined, backs_only, stats = b.pages(rendered, digest)
+    folder = options.out / game.slug
+    files: dict[Path, bytes] = {folder / f"{game.slug}-cards.pdf": b.write_pdf(joined, "cards")}
+    if backs_only:
+        files[folder / f"{game.slug}-backs.pdf"] = b.write_pdf(backs_only, "card backs")
+    ref_pages = 0
+    if ref is not None:
+        data, ref_pages, problems = ref
+        b.problems.items += problems
+        files[folder / f"{game.slug}-reference.pdf"] = data
     b.problems.raise_if_errors()
     result = BuildResult(game.slug, game.title, list(files), stats,
                          len(joined) + len(backs_only) + ref_pages, b.problems.warnings,
