@@ -6,6 +6,11 @@ import csv
 import shutil
 from pathlib import Path
 
+import pytest
+
+from pnp.errors import InputErrors
+from pnp.sheets import load_project
+
 REPO = Path(__file__).resolve().parents[1]
 COMMON = {"game", "deck", "id", "name", "count", "color", "number", "symbol", "requires", "effect", "text",
           "expansion", "source"}
@@ -51,3 +56,10 @@ def find_row(path: Path, column: str, value: str) -> int:
     rows = read_rows(path)
     i = rows[0].index(column)
     return next(n for n, r in enumerate(rows, start=1) if n > 1 and r[i] == value)
+
+
+def errors_of(root: Path, games: list[str] | None = None) -> list[str]:
+    """The error lines loading ``root`` gives (it must fail)."""
+    with pytest.raises(InputErrors) as exc:
+        load_project(root, games)
+    return [str(p) for p in exc.value.problems]

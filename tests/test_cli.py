@@ -1,6 +1,5 @@
 """The command line end to end: exit codes, files written, exact messages."""
 
-from pathlib import Path
 
 import pypdf
 import pytest

@@ -1,6 +1,5 @@
 """The PDFs themselves, read back: pages, boxes, text, fonts, pixels, determinism."""
 
-from pathlib import Path
 
 import pypdf
 import pytest

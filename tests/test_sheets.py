@@ -2,21 +2,15 @@
 
 import pytest
 
-from pnp.errors import InputErrors, PnpError
+from pnp.errors import PnpError
 from pnp.sheets import load_project
 
-from helpers import copy_game, find_row, read_rows, set_cell, write_rows
+from helpers import copy_game, errors_of, find_row, read_rows, set_cell, write_rows
 
 
 @pytest.fixture
 def data(tmp_path):
     return copy_game(tmp_path / "data")
-
-
-def errors_of(root, games=None) -> list[str]:
-    with pytest.raises(InputErrors) as exc:
-        load_project(root, games)
-    return [str(p) for p in exc.value.problems]
 
 
 def test_bundled_pyramid_scheme_loads_with_rulebook_counts(project_root):

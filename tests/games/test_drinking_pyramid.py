@@ -8,10 +8,9 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.layout import grid
-from pnp.errors import InputErrors
 from pnp.sheets import load_project
 
-from helpers import copy_game, find_row, read_rows, set_cell
+from helpers import errors_of, find_row, set_cell
 
 SLUG = "drinking-pyramid"
 MM = 72 / 25.4
@@ -59,26 +58,10 @@ def test_names_follow_rank_and_suit(game):
     assert Counter(c.id[-1] for c in by_id.values()) == Counter({"H": 13, "D": 13, "C": 13, "S": 13})
 
 
-@pytest.fixture
-def data(tmp_path, project_root):
-    """This game's templates and rows only; a goals sheet with none of its rows is left out."""
-    folder = copy_game(tmp_path / "data", SLUG, root=project_root)
-    goals = folder / "goals.csv"
-    if goals.exists() and len(read_rows(goals)) < 2:
-        goals.unlink()
-    return folder
-
-
-def errors_of(root) -> list[str]:
-    with pytest.raises(InputErrors) as exc:
-        load_project(root, [SLUG])
-    return [str(p) for p in exc.value.problems]
-
-
 def test_a_rank_out_of_range_names_row_and_column(data):
     row = find_row(data / "cards.csv", "id", "KS")
     set_cell(data / "cards.csv", row, "number", "14")
-    assert errors_of(data) == [f"cards.csv:{row}:number: 14 is out of range; a card takes 1 to 13"]
+    assert errors_of(data, [SLUG]) == [f"cards.csv:{row}:number: 14 is out of range; a card takes 1 to 13"]
 
 
 def test_a_bad_suit_and_a_missing_question_are_reported_together(data):
@@ -87,7 +70,7 @@ def test_a_bad_suit_and_a_missing_question_are_reported_together(data):
     question = find_row(path, "id", "2D")
     set_cell(path, suit, "symbol", "stars")
     set_cell(path, question, "text", "")
-    assert errors_of(data) == sorted([
+    assert errors_of(data, [SLUG]) == sorted([
         f"cards.csv:{suit}:symbol: unknown symbol 'stars'; known: hearts, diamonds, clubs, spades",
         f"cards.csv:{question}:text: text is empty; a card of drinking-pyramid needs one",
     ], key=lambda s: int(s.split(":")[1]))
@@ -96,7 +79,7 @@ def test_a_bad_suit_and_a_missing_question_are_reported_together(data):
 def test_a_question_too_long_for_the_card(data):
     row = find_row(data / "cards.csv", "id", "AS")
     set_cell(data / "cards.csv", row, "text", "Why? " * 30)
-    assert errors_of(data) == [f"cards.csv:{row}:text: text is 149 characters long; at most 110 fit"]
+    assert errors_of(data, [SLUG]) == [f"cards.csv:{row}:text: text is 149 characters long; at most 110 fit"]
 
 
 @pytest.fixture(scope="module")

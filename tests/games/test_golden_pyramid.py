@@ -8,10 +8,9 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.layout import grid
-from pnp.errors import InputErrors
 from pnp.sheets import load_project
 
-from helpers import copy_game, find_row, read_rows, set_cell
+from helpers import errors_of, find_row, set_cell
 
 SLUG = "golden-pyramid"
 MM = 72 / 25.4
@@ -110,26 +109,10 @@ def test_sizes_of_tiles_tokens_standees_and_track(game):
     assert {name for name, d in decks.items() if d.back} == {"card", "tile", "aid"}
 
 
-@pytest.fixture
-def data(tmp_path, project_root):
-    """This game's templates and rows only; a goals sheet with none of its rows is left out."""
-    folder = copy_game(tmp_path / "data", SLUG, root=project_root)
-    goals = folder / "goals.csv"
-    if goals.exists() and len(read_rows(goals)) < 2:
-        goals.unlink()
-    return folder
-
-
-def errors_of(root) -> list[str]:
-    with pytest.raises(InputErrors) as exc:
-        load_project(root, [SLUG])
-    return [str(p) for p in exc.value.problems]
-
-
 def test_a_broken_value_names_row_and_column(data):
     row = find_row(data / "cards.csv", "id", "red-sun")
     set_cell(data / "cards.csv", row, "number", "7")
-    assert errors_of(data) == [f"cards.csv:{row}:number: 7 is out of range; a card takes 1 to 6"]
+    assert errors_of(data, [SLUG]) == [f"cards.csv:{row}:number: 7 is out of range; a card takes 1 to 6"]
 
 
 def test_a_broken_symbol_and_role_are_reported_together(data):
@@ -138,7 +121,7 @@ def test_a_broken_symbol_and_role_are_reported_together(data):
     card = find_row(path, "id", "blue-lotus")
     set_cell(path, tile, "symbol", "pyramid")
     set_cell(path, card, "role", "bonus")
-    assert errors_of(data) == sorted([
+    assert errors_of(data, [SLUG]) == sorted([
         f"cards.csv:{tile}:symbol: unknown symbol 'pyramid'; known: sun, moon, eye, ankh, lotus, scarab",
         f"cards.csv:{card}:role: unknown role 'bonus'; known: play, track, start, lap",
     ], key=lambda s: int(s.split(":")[1]))
@@ -147,7 +130,7 @@ def test_a_broken_symbol_and_role_are_reported_together(data):
 def test_a_column_without_colour_is_an_error(data):
     row = find_row(data / "cards.csv", "id", "column-green")
     set_cell(data / "cards.csv", row, "color", "")
-    assert errors_of(data) == [f"cards.csv:{row}:color: color is empty; a column of golden-pyramid needs one"]
+    assert errors_of(data, [SLUG]) == [f"cards.csv:{row}:color: color is empty; a column of golden-pyramid needs one"]
 
 
 @pytest.fixture(scope="module")
