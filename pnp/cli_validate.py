@@ -1,7 +1,13 @@
-"""``pnp validate``: simulate games with bots and write a deck-validation report."""
+"""``pnp validate``: simulate games with bots and write a deck-validation report.
+
+A thin shell over ``validator.validate``: it parses options, refuses clashes,
+shows a progress bar and a summary table, and turns the verdict into the exit
+code (0 on PASS or WARN, 1 on FAIL).
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -9,10 +15,128 @@ import click
 from .errors import PnpError
 
 
+def _explicit(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
 @click.command()
-@click.argument("games", nargs=-1)
+@click.argument("slugs", nargs=-1, metavar="[GAME]...")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Folder with cards.csv, goals.csv and templates/.")
-def validate(games, data):
-    """Simulate games with bots and write a deck-validation report."""
-    raise PnpError("the rules validator is not available yet")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games to simulate per game title.")
+@click.option("--players", type=int, default=4, show_default=True, help="Players per game.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Master seed; every game's seed derives from it.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local worker processes  [default: all cores]")
+@click.option("--scheduler", metavar="ADDR", default=None,
+              help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786.")
+@click.option("--bots", default="greedy", show_default=True,
+              help="Bots of the main games: one name for every seat or one per player (random, greedy, search).")
+@click.option("--skill-games", type=click.IntRange(min=0), default=60, show_default=True,
+              help="Games per bot pairing for the skill matrix (0: skip it).")
+@click.option("--strict", is_flag=True, help="Check every invariant after every action; stop at the first violation.")
+@click.option("--replay", type=int, metavar="SEED", default=None,
+              help="Play the game with this game seed move by move and print it (no report).")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+              help="Set a rules option (repeatable); see docs/rules-notes.md.")
+@click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder  [default: DATA/output]")
+@click.pass_context
+def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
+             thresholds, out_dir):
+    """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv,
+    cards.csv, goals.csv).  Exit 1 when a verdict is FAIL."""
+    from rich.console import Console
+
+    from validator.core import get_spec, has_rules
+    from validator.thresholds import load_thresholds
+
+    from .sheets import load_project
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True)
+    if scheduler and _explicit(ctx, "workers"):
+        raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
+    if replay is not None:
+        for name in ("scheduler", "workers", "n_games", "skill_games", "thresholds", "out_dir"):
+            if _explicit(ctx, name):
+                flag = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}.get(name, f"--{name}")
+                raise PnpError(f"--replay plays one game; it cannot be combined with {flag}")
+
+    project = load_project(data, list(slugs) or None)
+    if slugs:
+        targets = list(slugs)
+        for slug in targets:
+            get_spec(slug)  # a clear error for a game without a rules engine
+    else:
+        targets = [slug for slug in project.games if has_rules(slug)]
+        if not targets:
+            raise PnpError("none of the games here has a rules engine yet; nothing to validate")
+        waiting = [slug for slug in project.games if not has_rules(slug)]
+        if waiting and replay is None:
+            err.print(f"skipped {', '.join(waiting)}: no rules engine yet")
+
+    if replay is not None:
+        if len(targets) != 1:
+            raise PnpError(f"--replay needs one game; name it, e.g. pnp validate {targets[0]} --replay {replay}")
+        from validator.validate import replay as run_replay
+
+        slug = targets[0]
+        spec = get_spec(slug)
+        for line in run_replay(project.games[slug], replay, players, bots, spec.parse_options(list(rules)),
+                               strict=True):
+            click.echo(line)
+        return
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from validator.validate import Options, validate_game
+
+    th_path = thresholds
+    if th_path is None and (data / "validate.toml").is_file():
+        th_path = data / "validate.toml"
+    th = load_thresholds(th_path)
+    results = []
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        for slug in targets:
+            spec = get_spec(slug)
+            task = progress.add_task(f"simulating {slug}", total=None)
+
+            def advance(_slug, done, total, task=task):
+                progress.update(task, completed=done, total=total)
+
+            opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
+                           strict=strict, bots=bots, skill_games=skill_games, rules=spec.parse_options(list(rules)),
+                           thresholds=th, out=out_dir or (data / "output"))
+            results.append(validate_game(project.games[slug], opts, advance))
+            progress.remove_task(task)
+
+    styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}
+    for r in results:
+        out.print(f"[bold]{r.title}[/bold]")
+        for v in r.verdicts:
+            st = styles[v.status]
+            out.print(f"  [{st}]{v.status}[/{st}] {v.check}: {v.message}", markup=True, highlight=False)
+    table = Table(title="pnp validate", title_justify="left")
+    for col in ("game", "games", "verdict", "median min", "seat spread", "games/s", "seconds"):
+        table.add_column(col, justify="left" if col in ("game", "verdict") else "right", no_wrap=col == "game")
+    for r in results:
+        s = r.summary
+        med = s["length"]["minutes"]["median"]
+        spread = s["outcome"]["seat_spread"]
+        table.add_row(r.slug, f"{s['run']['games']:,}", f"[{styles[r.status]}]{r.status}[/{styles[r.status]}]",
+                      "-" if med is None else f"{med:.1f}", "-" if spread is None else f"{spread * 100:.1f} pts",
+                      f"{s['timing']['games_per_second'] or 0:,.0f}", f"{r.seconds:.1f}")
+    out.print(table)
+    for r in results:
+        report = next((f for f in r.files if f.name == "report.html"), None)
+        if report is not None:
+            out.print(f"{r.slug}: {report}", highlight=False)
+    if any(r.status == "FAIL" for r in results):
+        sys.exit(1)

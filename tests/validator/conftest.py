@@ -1,0 +1,32 @@
+"""Fixtures for the rules validator: the bundled Pyramid Scheme data and a
+helper that compiles it for a number of players and rules options."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.sheets import load_project
+from validator.core import get_spec
+
+
+@pytest.fixture(scope="session")
+def ps_data(project_root):
+    return load_project(project_root, ["pyramid-scheme"]).games["pyramid-scheme"]
+
+
+@pytest.fixture(scope="session")
+def ps_spec():
+    return get_spec("pyramid-scheme")
+
+
+@pytest.fixture(scope="session")
+def make_game(ps_data, ps_spec):
+    cache = {}
+
+    def make(players: int = 2, **options):
+        key = (players, tuple(sorted(options.items())))
+        if key not in cache:
+            cache[key] = ps_spec.make(ps_data, players, **options)
+        return cache[key]
+
+    return make

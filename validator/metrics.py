@@ -1,0 +1,234 @@
+"""Streaming statistics over simulated games.
+
+A :class:`Tally` holds only counts (integers and histograms of integers), so
+merging tallies is exact and order-free: the same games give the same figures
+whatever the number of workers or batches, and memory does not grow with the
+number of games.  Rates, percentiles and intervals are computed at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+Z95 = 1.959963984540054
+FAILURE_EXAMPLES = 10  # seeds kept per failure kind
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for k successes out of n (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def diff_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float, float]:
+    """Difference of two proportions k1/n1 - k2/n2 with Newcombe's hybrid Wilson
+    interval (method 10): (difference, low, high)."""
+    p1 = k1 / n1 if n1 else 0.0
+    p2 = k2 / n2 if n2 else 0.0
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, low, high
+
+
+def hist_percentile(hist: dict[int, int] | Counter, q: float) -> float:
+    """The q-th percentile (0..100) of the values a histogram counts, with
+    linear interpolation between ranks (numpy's default method)."""
+    total = sum(hist.values())
+    if total == 0:
+        return float("nan")
+    pos = (total - 1) * q / 100.0
+    rank = math.floor(pos)
+    frac = pos - rank
+    values = sorted(hist)
+
+    def value_at(r: int) -> int:
+        seen = 0
+        for v in values:
+            seen += hist[v]
+            if seen > r:
+                return v
+        return values[-1]
+
+    lo = value_at(rank)
+    if frac == 0:
+        return float(lo)
+    hi = value_at(min(rank + 1, total - 1))
+    return lo + (hi - lo) * frac
+
+
+def hist_mean(hist: dict[int, int]) -> float:
+    total = sum(hist.values())
+    return sum(v * c for v, c in hist.items()) / total if total else float("nan")
+
+
+def hist_summary(hist: dict[int, int], scale: float = 1.0) -> dict:
+    return {
+        "mean": _r(hist_mean(hist) * scale),
+        "median": _r(hist_percentile(hist, 50) * scale),
+        "p5": _r(hist_percentile(hist, 5) * scale),
+        "p95": _r(hist_percentile(hist, 95) * scale),
+        "min": _r(min(hist) * scale) if hist else None,
+        "max": _r(max(hist) * scale) if hist else None,
+    }
+
+
+def _r(x: float, digits: int = 4):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    return round(x, digits)
+
+
+@dataclass
+class TimeModel:
+    """Estimated table time: per turn plus per decision (actions, placements of
+    police, reward choices), plus setup."""
+
+    seconds_per_turn: float = 15.0
+    seconds_per_action: float = 5.0
+    setup_minutes: float = 0.0
+
+    def minutes(self, turns: int, actions: int) -> float:
+        return self.setup_minutes + (turns * self.seconds_per_turn + actions * self.seconds_per_action) / 60.0
+
+
+@dataclass
+class Tally:
+    """Counts over a set of games; ``merge`` adds another tally."""
+
+    players: int = 0
+    games: int = 0
+    turns: Counter = field(default_factory=Counter)
+    rounds: Counter = field(default_factory=Counter)
+    actions: Counter = field(default_factory=Counter)
+    tenths: Counter = field(default_factory=Counter)  # estimated minutes x 10, rounded
+    seat_games: Counter = field(default_factory=Counter)
+    seat_wins: Counter = field(default_factory=Counter)
+    seat_solo: Counter = field(default_factory=Counter)
+    ties: int = 0
+    no_winner: int = 0
+    ends: Counter = field(default_factory=Counter)
+    elim: Counter = field(default_factory=Counter)  # cause -> count
+    elim_turns: Counter = field(default_factory=Counter)  # cause -> sum of turns
+    elim_seat: Counter = field(default_factory=Counter)  # (cause, seat) -> count
+    deck_scores: Counter = field(default_factory=Counter)  # winning smart-ass count when the deck ran out
+    cards: dict = field(default_factory=dict)  # id -> [drawn, placed, flipped, player-games placed, wins placed]
+    player_games: int = 0
+    player_wins: int = 0
+    goals: dict = field(default_factory=dict)  # id -> [dealt, claimed, sum of claim turns]
+    rewards: dict = field(default_factory=dict)  # word -> [gained, had an effect]
+    counts: Counter = field(default_factory=Counter)
+    decisions: int = 0
+    choices: int = 0
+    legal_sum: int = 0
+    turns_total: int = 0
+    turns_with_choice: int = 0
+    bot_seats: Counter = field(default_factory=Counter)  # bot -> seats played
+    bot_wins: Counter = field(default_factory=Counter)  # bot -> seats that won (ties count for each)
+    failures: dict = field(default_factory=dict)  # kind -> [count, [(game index, seed), ...]]
+
+    def add_game(self, index: int, seed: int, record: dict, bots: tuple[str, ...], play: dict,
+                 model: TimeModel) -> None:
+        self.games += 1
+        n = len(record["seats"])
+        self.players = n
+        turns, actions = record["turns"], record["actions"]
+        self.turns[turns] += 1
+        self.rounds[record["rounds"]] += 1
+        self.actions[actions] += 1
+        self.tenths[round(model.minutes(turns, actions) * 10)] += 1
+        winners = record["winners"]
+        for p, seat in enumerate(record["seats"]):
+            self.seat_games[seat] += 1
+            self.bot_seats[bots[p]] += 1
+            if p in winners:
+                self.seat_wins[seat] += 1
+                self.bot_wins[bots[p]] += 1
+                if len(winners) == 1:
+                    self.seat_solo[seat] += 1
+        if len(winners) > 1:
+            self.ties += 1
+        if not winners:
+            self.no_winner += 1
+        end = record["end"]
+        self.ends[end] += 1
+        if end in ("deck", "deck-tie"):
+            self.deck_scores[max(s for s in record["score"] if s is not None)] += 1
+        for p, cause, turn in record["eliminations"]:
+            self.elim[cause] += 1
+            self.elim_turns[cause] += turn
+            self.elim_seat[(cause, record["seats"][p])] += 1
+        for cid, (drawn, placed, flipped) in record["cards"].items():
+            row = self.cards.get(cid)
+            if row is None:
+                row = self.cards[cid] = [0, 0, 0, 0, 0]
+            row[0] += drawn
+            row[1] += placed
+            row[2] += flipped
+        self.player_games += n
+        self.player_wins += len(winners)
+        for p, ids in enumerate(record["placed_by"]):
+            won = p in winners
+            for cid in ids:
+                row = self.cards.get(cid)
+                if row is None:
+                    row = self.cards[cid] = [0, 0, 0, 0, 0]
+                row[3] += 1
+                row[4] += won
+        for gid in record["goals_open"]:
+            row = self.goals.setdefault(gid, [0, 0, 0])
+            row[0] += 1
+        for gid, _p, turn in record["goals_claimed"]:
+            row = self.goals.setdefault(gid, [0, 0, 0])
+            row[1] += 1
+            row[2] += turn
+        for word, (gained, effect) in record["rewards"].items():
+            row = self.rewards.setdefault(word, [0, 0])
+            row[0] += gained
+            row[1] += effect
+        self.counts.update(record["counts"])
+        self.decisions += play["decisions"]
+        self.choices += play["choices"]
+        self.legal_sum += play["legal_sum"]
+        self.turns_total += turns
+        self.turns_with_choice += play["turns_with_choice"]
+        if end in ("turn-cap", "loop", "stuck"):
+            self.add_failure(end, index, seed)
+
+    def add_failure(self, kind: str, index: int, seed: int) -> None:
+        row = self.failures.setdefault(kind, [0, []])
+        row[0] += 1
+        row[1].append((index, seed))
+        row[1].sort()
+        del row[1][FAILURE_EXAMPLES:]
+
+    def merge(self, other: "Tally") -> None:
+        self.players = self.players or other.players
+        self.games += other.games
+        for name in ("turns", "rounds", "actions", "tenths", "seat_games", "seat_wins", "seat_solo", "ends", "elim",
+                     "elim_turns", "elim_seat", "deck_scores", "counts", "bot_seats", "bot_wins"):
+            getattr(self, name).update(getattr(other, name))
+        for name in ("ties", "no_winner", "player_games", "player_wins", "decisions", "choices", "legal_sum",
+                     "turns_total", "turns_with_choice"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for table in ("cards", "goals", "rewards"):
+            mine = getattr(self, table)
+            for key, row in getattr(other, table).items():
+                if key in mine:
+                    mine[key] = [a + b for a, b in zip(mine[key], row)]
+                else:
+                    mine[key] = list(row)
+        for kind, (count, examples) in other.failures.items():
+            row = self.failures.setdefault(kind, [0, []])
+            row[0] += count
+            row[1] = sorted(row[1] + list(examples))[:FAILURE_EXAMPLES]

@@ -1,0 +1,296 @@
+"""Playing games: one game, a batch of games, and a whole run on an executor.
+
+Game ``i`` of a stream always gets the seed ``derive_seed(master, stream, i)``
+and its bots get seeds derived from that, so a game is the same wherever it
+runs.  Batches are submitted to a ``concurrent.futures`` executor - in-process
+for one worker, a local process pool, or a Dask cluster's executor - and their
+results are consumed in batch order with a bounded window, so the tallies and
+games.csv are identical for any worker count and memory stays flat.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import deque
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
+
+from pnp.errors import PnpError
+
+from .bots import make_bot
+from .core import derive_seed
+from .metrics import Tally, TimeModel
+
+#: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
+COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
+
+
+class InvariantViolation(PnpError):
+    """``--strict`` found a broken rule or a lost component."""
+
+    def __init__(self, slug: str, seed: int, step: int, message: str, players: int, bots: tuple[str, ...]):
+        self.seed, self.step = seed, step
+        bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
+        super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
+                         f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")
+
+
+@dataclass
+class PlayOptions:
+    strict: bool = False
+    turn_cap: int = 400
+    loop_after: int = 150  # from this turn on, a repeated position at a turn start ends the game as a loop
+
+
+def game_seed(master: int, stream: str, index: int) -> int:
+    return derive_seed(master, stream, index)
+
+
+def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | None = None,
+         on_action: Callable | None = None):
+    """Play one game to the end; return (state, play statistics)."""
+    state = game.new_initial_state(random.Random(seed))
+    players = [make_bot(name, random.Random(derive_seed(seed, "bot", p))) for p, name in enumerate(bots)]
+    if log is not None:
+        state.log = log
+    decisions = choices = legal_sum = 0
+    turns_with_choice = 0
+    choice_turn = -1
+    seen = None
+    last_turn = state.turns
+    step = 0
+    strict = opts.strict
+    while not state.is_terminal():
+        turn = state.turns
+        if turn != last_turn:
+            last_turn = turn
+            if turn > opts.turn_cap:
+                state.stop("turn-cap")
+                break
+            if turn >= opts.loop_after:
+                key = state.position_key()
+                if seen is None:
+                    seen = set()
+                if key in seen:
+                    state.stop("loop")
+                    break
+                seen.add(key)
+        actions = state.legal_actions()
+        n = len(actions)
+        if n == 0:
+            state.stop("stuck")
+            break
+        decisions += 1
+        legal_sum += n
+        if n == 1:
+            action = actions[0]
+        else:
+            choices += 1
+            if choice_turn != turn:
+                choice_turn = turn
+                turns_with_choice += 1
+            action = players[state.current_player()].step(state, actions)
+        if on_action is not None:
+            on_action(step, state, action)
+        if strict:
+            state.apply_action(action)
+            try:
+                state.check_invariants()
+            except AssertionError as exc:
+                raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots) from None
+        else:
+            state.apply_unchecked(action)
+        step += 1
+    return state, {"decisions": decisions, "choices": choices, "legal_sum": legal_sum,
+                   "turns_with_choice": turns_with_choice}
+
+
+# ------------------------------------------------------------------ batches
+@dataclass
+class Batch:
+    """Games ``start .. start+count-1`` of one stream: what a worker receives."""
+
+    game: object  # a compiled, picklable rules Game
+    stream: str
+    master: int
+    start: int
+    count: int
+    bots: tuple  # one tuple of names per game pattern; game i uses bots[i % len(bots)]
+    opts: PlayOptions
+    model: TimeModel
+    rows: bool = True
+
+
+@dataclass
+class BatchResult:
+    tally: Tally
+    rows: list = field(default_factory=list)
+
+
+def run_batch(batch: Batch) -> BatchResult:
+    tally = Tally()
+    rows = []
+    for i in range(batch.start, batch.start + batch.count):
+        seed = game_seed(batch.master, batch.stream, i)
+        bots = batch.bots[i % len(batch.bots)]
+        state, stats = play(batch.game, seed, bots, batch.opts)
+        record = state.record()
+        tally.add_game(i, seed, record, bots, stats, batch.model)
+        if batch.rows:
+            rows.append(_row(i, seed, bots, record, batch.model))
+    return BatchResult(tally, rows)
+
+
+def _row(index: int, seed: int, bots, record: dict, model: TimeModel) -> list:
+    n = len(record["seats"])
+    start = record["seats"].index(0)
+    return [
+        index, seed, n, "|".join(bots), start + 1,
+        " ".join(f"P{w + 1}" for w in record["winners"]),
+        " ".join(str(record["seats"][w] + 1) for w in record["winners"]),
+        record["turns"], record["rounds"], record["actions"],
+        f"{model.minutes(record['turns'], record['actions']):.1f}",
+        record["end"],
+        " ".join(f"P{p + 1}:{cause}@{turn}" for p, cause, turn in record["eliminations"]),
+        " ".join("-" if s is None else str(s) for s in record["score"]),
+    ]
+
+
+GAMES_CSV_HEADER = ["game", "seed", "players", "bots", "start_player", "winners", "winner_seats", "turns", "rounds",
+                    "actions", "minutes", "end", "eliminations", "smart_asses"]
+
+
+# ------------------------------------------------------------------ executors
+class InlineExecutor(Executor):
+    """Runs each task at submit time in this process (``--workers 1``)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+            future.set_exception(exc)
+        return future
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class Pool:
+    """An executor for ``workers`` local processes or a Dask scheduler address."""
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None, timeout: float = 10.0):
+        self.scheduler = scheduler
+        self.client = None
+        if scheduler:
+            try:
+                from distributed import Client
+            except ImportError:
+                raise PnpError("--scheduler needs Dask distributed; install it with: pip install 'pyramid-pnp[dask]'") \
+                    from None
+            try:
+                self.client = Client(scheduler, timeout=f"{timeout}s")
+            except (OSError, TimeoutError) as exc:
+                raise PnpError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            self.executor = self.client.get_executor()
+            self.workers = max(1, sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values()))
+        else:
+            self.workers = workers or default_workers()
+            if self.workers <= 1:
+                self.executor = InlineExecutor()
+            else:
+                from concurrent.futures import ProcessPoolExecutor
+
+                self.executor = ProcessPoolExecutor(self.workers)
+
+    def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
+        """``fn(item)`` for each item, results in item order, at most ``window`` in flight."""
+        window = window or max(2, 2 * self.workers)
+        pending: deque = deque()
+        for item in items:
+            pending.append(self.executor.submit(fn, item))
+            while len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        else:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
+    """Games per task: about 150 ms of work, but enough tasks to keep every worker busy."""
+    names = {n for pattern in bots for n in pattern}
+    cost = max(COST.get(n, 0.002) for n in names) if names else 0.002
+    by_time = max(1, math.ceil(0.15 / cost))
+    by_spread = max(1, math.ceil(games / (4 * max(1, workers))))
+    return max(1, min(by_time, by_spread))
+
+
+def batches(game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions, model: TimeModel,
+            size: int, rows: bool = True) -> Iterator[Batch]:
+    for start in range(0, games, size):
+        yield Batch(game, stream, master, start, min(size, games - start), tuple(bots), opts, model, rows)
+
+
+@dataclass
+class Stream:
+    """One series of games: ``games`` games of ``stream`` with its bot patterns."""
+
+    key: object
+    game: object
+    stream: str
+    master: int
+    games: int
+    bots: list
+    opts: PlayOptions
+    model: TimeModel
+    on_rows: Callable | None = None
+
+
+def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
+    """Play several streams through one pipeline (no worker idles between them);
+    tallies are merged in batch order, so the result does not depend on the pool."""
+    totals = {st.key: Tally() for st in streams}
+
+    def tagged():
+        for i, st in enumerate(streams):
+            size = batch_size(st.games, st.bots, pool.workers)
+            for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
+                             st.on_rows is not None):
+                yield i, b
+
+    items = tagged()
+    for i, result in pool.map_ordered(_run_tagged, items):
+        st = streams[i]
+        totals[st.key].merge(result.tally)
+        if st.on_rows is not None:
+            st.on_rows(result.rows)
+        if on_progress is not None:
+            on_progress(result.tally.games)
+    return totals
+
+
+def _run_tagged(item):
+    i, batch = item
+    return i, run_batch(batch)
+
+
+def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions,
+               model: TimeModel, on_rows: Callable | None = None, on_progress: Callable | None = None) -> Tally:
+    """Play ``games`` games of one stream; merge tallies in order; hand rows to ``on_rows``."""
+    st = Stream("main", game, stream, master, games, bots, opts, model, on_rows)
+    return run_streams(pool, [st], on_progress)["main"]

@@ -1,0 +1,142 @@
+"""Thresholds for the verdicts, with defaults, read from a small TOML file.
+
+Every key has a default; a file overrides only what it names::
+
+    [length]
+    box_minutes = [20, 30]     # default: the game's playtime from its manifest
+    fail_factor = 0.5          # FAIL below box_low * (1 - f) or above box_high * (1 + f)
+
+    [time]
+    seconds_per_turn = 15
+    seconds_per_action = 5
+
+An unknown section or key is an error that lists the accepted ones.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnp.errors import PnpError
+
+#: section -> key -> (default, help)
+DEFAULTS: dict[str, dict[str, tuple]] = {
+    "length": {
+        "box_minutes": (None, "the box's playing time [low, high] in minutes; default: the manifest's playtime"),
+        "fail_factor": (0.5, "median minutes beyond the box by this fraction of its bounds is a FAIL (inside: PASS, "
+                             "between: WARN)"),
+    },
+    "time": {
+        "seconds_per_turn": (15.0, "table time per turn (looking, passing the turn)"),
+        "seconds_per_action": (5.0, "table time per decision: an action, a police placement, a reward choice"),
+        "setup_minutes": (0.0, "setup time added to every game"),
+    },
+    "balance": {
+        "seat_spread_warn": (0.08, "largest minus smallest win rate by seat: above this WARN"),
+        "seat_spread_fail": (0.20, "... above this with 95% confidence: FAIL"),
+        "tie_rate_warn": (0.10, "share of games that end in a tie: above this WARN"),
+        "tie_rate_fail": (0.30, "... above this with 95% confidence: FAIL"),
+    },
+    "stalls": {
+        "stall_rate_warn": (0.001, "share of games stopped without a result (turn cap, loop, stuck): above this WARN"),
+        "stall_rate_fail": (0.01, "... above this FAIL"),
+        "turn_cap": (400, "turns after which a game is stopped and counted as a stall"),
+    },
+    "sample": {
+        "min_games": (1000, "fewer games than this: a WARN that the sample is small"),
+    },
+    "deck": {
+        "exhaustion_rate_warn": (0.25, "share of games ended by an exhausted deck (the rulebook calls it rare): "
+                                       "above this WARN"),
+        "dead_cards_warn": (True, "WARN when a design is never placed, or a victim with a condition never flips"),
+        "goal_rate_warn": (0.02, "WARN when a goal is completed in fewer than this share of the games it is open "
+                                 "(the whole 95% interval below it)"),
+        "card_impact_warn": (0.10, "WARN when placing a design changes its owner's win rate by more than this "
+                                   "(the whole 95% interval beyond it)"),
+        "min_sample": (30, "player-games with a design placed before its win-rate difference is shown; draws "
+                           "(placements) before a never-placed (never-flipped) design counts as dead"),
+    },
+    "skill": {
+        "skill_gap_warn": (0.05, "the greedy bot's win rate per seat must beat random's by this much, else WARN "
+                                 "(luck dominates)"),
+    },
+    "richness": {
+        "choice_share_warn": (0.5, "share of turns with a real choice (2+ legal actions): below this WARN"),
+    },
+}
+
+
+@dataclass
+class Thresholds:
+    values: dict[str, dict] = field(default_factory=lambda: {s: {k: v[0] for k, v in keys.items()}
+                                                             for s, keys in DEFAULTS.items()})
+    source: str = "defaults"
+
+    def get(self, section: str, key: str):
+        return self.values[section][key]
+
+    def box(self, playtime: str) -> tuple[float, float] | None:
+        box = self.values["length"]["box_minutes"]
+        if box is not None:
+            return float(box[0]), float(box[1])
+        return parse_playtime(playtime)
+
+    def as_dict(self) -> dict:
+        return {s: dict(v) for s, v in self.values.items()}
+
+
+def parse_playtime(text: str) -> tuple[float, float] | None:
+    """'20-30 min' -> (20, 30); '45 min' -> (45, 45); anything else -> None."""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:-|to|–)\s*(\d+(?:\.\d+)?)", text or "")
+    if m:
+        return float(m.group(1)), float(m.group(2))
+    m = re.search(r"(\d+(?:\.\d+)?)", text or "")
+    return (float(m.group(1)),) * 2 if m else None
+
+
+def load_thresholds(path: Path | None) -> Thresholds:
+    t = Thresholds()
+    if path is None:
+        return t
+    path = Path(path)
+    if not path.is_file():
+        raise PnpError(f"{path}: no such thresholds file")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PnpError(f"{path}: not a valid TOML file: {exc}") from None
+    for section, keys in raw.items():
+        if section not in DEFAULTS:
+            raise PnpError(f"{path}: unknown section [{section}]; known: {', '.join(DEFAULTS)}")
+        if not isinstance(keys, dict):
+            raise PnpError(f"{path}: '{section}' must be a [section] of keys")
+        for key, value in keys.items():
+            if key not in DEFAULTS[section]:
+                raise PnpError(f"{path}: unknown key '{key}' in [{section}]; known: {', '.join(DEFAULTS[section])}")
+            default = DEFAULTS[section][key][0]
+            t.values[section][key] = _check(path, section, key, value, default)
+    t.source = str(path)
+    return t
+
+
+def _check(path, section, key, value, default):
+    where = f"{path}: [{section}] {key}"
+    if key == "box_minutes":
+        if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, (int, float)) for v in value)
+                or value[0] > value[1] or value[0] < 0):
+            raise PnpError(f"{where} = {value!r}: expected [low, high] minutes, e.g. [20, 30]")
+        return [float(v) for v in value]
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise PnpError(f"{where} = {value!r}: expected true or false")
+        return value
+    if isinstance(default, int) and not isinstance(default, bool):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise PnpError(f"{where} = {value!r}: expected a whole number, 1 or more")
+        return value
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        raise PnpError(f"{where} = {value!r}: expected a number, 0 or more")
+    return float(value)

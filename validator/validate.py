@@ -1,0 +1,516 @@
+"""``pnp validate`` as a library: static checks, simulation, summary, verdicts, files.
+
+:func:`validate_game` runs everything for one game and writes
+``<out>/<game>/validation/``; :func:`replay` plays one game move by move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pnp import __version__
+from pnp.errors import PnpError, Problem
+
+from .bots import parse_bots
+from .core import get_spec
+from .metrics import Tally, TimeModel, diff_interval, hist_summary, wilson
+from .runner import GAMES_CSV_HEADER, PlayOptions, Pool, Stream, game_seed, play, run_streams
+from .thresholds import Thresholds
+
+SKILL_BOTS = ("random", "greedy", "search")
+PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
+_RANK = {PASS: 0, WARN: 1, FAIL: 2}
+
+
+@dataclass
+class Options:
+    games: int = 1000
+    players: int = 4
+    seed: int = 1
+    workers: int | None = None
+    scheduler: str | None = None
+    strict: bool = False
+    bots: str = "greedy"
+    skill_games: int = 60
+    rules: dict = field(default_factory=dict)
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    out: Path = Path("output")
+    write: bool = True
+    connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+
+
+@dataclass
+class Verdict:
+    status: str
+    check: str
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "check": self.check, "message": self.message}
+
+
+@dataclass
+class Result:
+    slug: str
+    title: str
+    summary: dict
+    verdicts: list[Verdict]
+    files: list[Path]
+    seconds: float
+
+    @property
+    def status(self) -> str:
+        return worst(v.status for v in self.verdicts)
+
+
+def worst(statuses) -> str:
+    out = PASS
+    for s in statuses:
+        if _RANK[s] > _RANK[out]:
+            out = s
+    return out
+
+
+# ------------------------------------------------------------------ hashes
+def deck_hash(data) -> str:
+    h = hashlib.sha256()
+    for c in sorted(data.cards, key=lambda c: (c.deck, c.id)):
+        h.update(repr((c.deck, c.id, c.count, c.color, c.number, c.symbol, str(c.requires), str(c.effect),
+                       c.expansion)).encode())
+    return h.hexdigest()[:16]
+
+
+def rules_hash(spec, rules: dict) -> str:
+    module = importlib.import_module(spec.module)
+    h = hashlib.sha256(inspect.getsource(module).encode())
+    h.update(repr(sorted(rules.items())).encode())
+    return h.hexdigest()[:16]
+
+
+# ------------------------------------------------------------------ the run
+def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
+    """Simulate one game's deck and write its validation folder."""
+    started = time.perf_counter()
+    spec = get_spec(data.slug)
+    if not spec.min_players <= opts.players <= spec.max_players:
+        raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {opts.players}")
+    if opts.games < 1:
+        raise PnpError("--games must be 1 or more")
+    rules = spec.options(opts.rules)
+    game = spec.make(data, opts.players, **opts.rules)
+    module = importlib.import_module(spec.module)
+    problems: list[Problem] = []
+    if hasattr(module, "static_checks"):
+        problems = sorted(module.static_checks(data, opts.players))
+    bots = parse_bots(opts.bots, opts.players)
+    th = opts.thresholds
+    model = TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
+                      th.get("time", "setup_minutes"))
+    play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")))
+    out_dir = Path(opts.out) / data.slug / "validation"
+    files: list[Path] = []
+    writer = _GamesWriter(out_dir / "games.csv") if opts.write else None
+    skill_total = opts.skill_games * 3 if opts.skill_games else 0
+    done = {"n": 0}
+
+    def advance(n: int) -> None:
+        done["n"] += n
+        if progress:
+            progress(data.slug, done["n"], opts.games + skill_total)
+
+    streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
+                      writer.write if writer else None)]
+    for a, b in (_pairs(SKILL_BOTS) if opts.skill_games else []):
+        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, opts.skill_games,
+                              _pair_patterns(a, b, opts.players), play_opts, model))
+    try:
+        with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+            t0 = time.perf_counter()
+            main_done = {}
+
+            def advance_main(n: int) -> None:
+                if opts.write and not done["n"]:
+                    _warm_up_plots()  # after the first batch: the worker processes exist by then
+                advance(n)
+                if done["n"] >= opts.games and "t" not in main_done:
+                    main_done["t"] = time.perf_counter() - t0
+
+            tallies = run_streams(pool, streams, advance_main)
+            main_seconds = main_done.get("t", time.perf_counter() - t0)
+            workers = pool.workers
+    except BaseException:
+        if writer:
+            writer.abort()
+        raise
+    tally = tallies.pop("main")
+    skill = tallies
+    if writer:
+        files.append(writer.commit())
+    meta = {
+        "game": data.slug,
+        "title": data.title,
+        "tool_version": __version__,
+        "deck_hash": deck_hash(data),
+        "rules_hash": rules_hash(spec, rules),
+        "rules_options": rules,
+        "rules_defaults": spec.options(),
+        "players": opts.players,
+        "games": opts.games,
+        "master_seed": opts.seed,
+        "bots": list(bots),
+        "skill_games_per_pair": opts.skill_games,
+        "turn_cap": play_opts.turn_cap,
+        "strict": opts.strict,
+        "thresholds": th.as_dict(),
+        "thresholds_source": th.source,
+        "playtime": data.manifest.playtime,
+    }
+    summary = summarize(game, spec, tally, skill, problems, meta, th)
+    verdicts = judge(summary, th)
+    summary["verdict"] = worst(v.status for v in verdicts)
+    summary["verdicts"] = [v.as_dict() for v in verdicts]
+    seconds = time.perf_counter() - started
+    summary["timing"] = {
+        "wall_seconds": round(seconds, 3),
+        "simulation_seconds": round(main_seconds, 3),
+        "games_per_second": round(opts.games / main_seconds, 1) if main_seconds > 0 else None,
+        "workers": workers,
+        "scheduler": opts.scheduler,
+    }
+    if opts.write:
+        from .report import write_outputs
+
+        files += write_outputs(out_dir, summary, game, spec)
+    return Result(data.slug, data.title, summary, verdicts, files, seconds)
+
+
+def _warm_up_plots() -> None:
+    """Import matplotlib in a thread while the workers simulate: the report needs it at the end."""
+    import threading
+
+    def load():
+        try:
+            from . import report
+
+            report._plt()
+        except Exception:  # noqa: BLE001 - the report step imports it again and reports any problem
+            pass
+
+    threading.Thread(target=load, daemon=True).start()
+
+
+def _pairs(names):
+    return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+
+
+def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
+    """Alternating seats, swapped every other game: A B A B / B A B A."""
+    one = tuple(a if p % 2 == 0 else b for p in range(players))
+    two = tuple(b if p % 2 == 0 else a for p in range(players))
+    return [one, two]
+
+
+class _GamesWriter:
+    """games.csv written as batches arrive, into a temporary file renamed at the end."""
+
+    def __init__(self, path: Path):
+        import csv
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        fd, self.tmp = tempfile.mkstemp(prefix=".games-", suffix=".csv", dir=path.parent)
+        self.fh = os.fdopen(fd, "w", newline="", encoding="utf-8")
+        self.csv = csv.writer(self.fh, lineterminator="\n")
+        self.csv.writerow(GAMES_CSV_HEADER)
+
+    def write(self, rows) -> None:
+        self.csv.writerows(rows)
+
+    def commit(self) -> Path:
+        self.fh.close()
+        os.replace(self.tmp, self.path)
+        return self.path
+
+    def abort(self) -> None:
+        self.fh.close()
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+
+# ------------------------------------------------------------------ summary
+def _rate(k: int, n: int) -> dict:
+    lo, hi = wilson(k, n)
+    return {"count": k, "of": n, "rate": round(k / n, 4) if n else None, "low": round(lo, 4), "high": round(hi, 4)}
+
+
+def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds) -> dict:
+    n_games = t.games
+    players = meta["players"]
+    box = th.box(meta["playtime"])
+    length = {
+        "turns": hist_summary(t.turns),
+        "rounds": hist_summary(t.rounds),
+        "actions": hist_summary(t.actions),
+        "minutes": hist_summary(t.tenths, 0.1),
+        "box_minutes": list(box) if box else None,
+        "turns_histogram": {str(k): v for k, v in sorted(t.turns.items())},
+        "minutes_histogram": {f"{k / 10:.1f}": v for k, v in sorted(t.tenths.items())},
+    }
+    if box:
+        inside = sum(c for k, c in t.tenths.items() if box[0] <= k / 10 <= box[1])
+        length["inside_box"] = _rate(inside, n_games)
+    seats = []
+    for s in range(players):
+        r = _rate(t.seat_wins[s], t.seat_games[s])
+        r["seat"] = s + 1
+        r["solo_wins"] = t.seat_solo[s]
+        seats.append(r)
+    rates = [r["rate"] for r in seats if r["rate"] is not None]
+    stalls = sum(t.ends[k] for k in ("turn-cap", "loop", "stuck"))
+    outcome = {
+        "seats": seats,
+        "seat_spread": round(max(rates) - min(rates), 4) if rates else None,
+        "fair_share": round(1 / players, 4),
+        "ties": _rate(t.ties, n_games),
+        "completed": _rate(n_games - stalls, n_games),
+        "turn_cap": _rate(t.ends["turn-cap"], n_games),
+        "stalls": _rate(stalls, n_games),
+        "ends": {k: {"count": t.ends[k], "rate": round(t.ends[k] / n_games, 4), "label": spec.end_reasons.get(k, k)}
+                 for k in spec.end_reasons if t.ends[k] or k in ("last-standing", "deck", "deck-tie")},
+        "eliminations": {k: {"count": t.elim[k], "per_game": round(t.elim[k] / n_games, 4),
+                             "mean_turn": round(t.elim_turns[k] / t.elim[k], 2) if t.elim[k] else None,
+                             "label": spec.elimination_causes.get(k, k),
+                             "by_seat": [t.elim_seat[(k, s)] for s in range(players)]}
+                         for k in spec.elimination_causes},
+        "deck_end_winning_smart_asses": hist_summary(t.deck_scores) if t.deck_scores else None,
+        "deck_end_smart_ass_histogram": {str(k): v for k, v in sorted(t.deck_scores.items())},
+    }
+    exhausted = t.ends["deck"] + t.ends["deck-tie"]
+    outcome["deck_exhausted"] = _rate(exhausted, n_games)
+    goals = []
+    for d in game.goal_designs:
+        dealt, claimed, turn_sum = t.goals.get(d.id, [0, 0, 0])
+        r = _rate(claimed, dealt)
+        goals.append({"id": d.id, "name": d.name, "requires": d.requires, "dealt": dealt, "claimed": claimed,
+                      "rate": r["rate"], "low": r["low"], "high": r["high"],
+                      "mean_turn": round(turn_sum / claimed, 2) if claimed else None})
+    rewards = []
+    for word, (gained, effect) in sorted(t.rewards.items()):
+        rewards.append({"reward": word, "gained": gained, "per_game": round(gained / n_games, 4), "had_effect": effect,
+                        "effect_rate": round(effect / gained, 4) if gained else None})
+    min_sample = int(th.get("deck", "min_sample"))
+    cards = []
+    for d in game.designs:
+        if d.deck not in ("victim", "founder"):
+            continue
+        drawn, placed, flipped, pg, pw = t.cards.get(d.id, [0, 0, 0, 0, 0])
+        row = {"id": d.id, "name": d.name, "deck": d.deck, "color": d.color, "number": d.number,
+               "requires": d.requires, "effect": d.effect, "drawn": drawn, "placed": placed, "flipped": flipped,
+               "placed_per_game": round(placed / n_games, 4),
+               "flip_rate": round(flipped / placed, 4) if placed else None,
+               "player_games_placed": pg, "win_rate_placed": round(pw / pg, 4) if pg else None}
+        rest_n, rest_k = t.player_games - pg, t.player_wins - pw
+        row["win_rate_not_placed"] = round(rest_k / rest_n, 4) if rest_n else None
+        if pg >= min_sample and rest_n >= min_sample:
+            diff, lo, hi = diff_interval(pw, pg, rest_k, rest_n)
+            row.update(win_diff=round(diff, 4), diff_low=round(lo, 4), diff_high=round(hi, 4))
+        else:
+            row.update(win_diff=None, diff_low=None, diff_high=None)
+        row["dead"] = (d.deck == "victim" and (placed == 0 or (flipped == 0 and bool(d.requires))))
+        cards.append(row)
+    matrix = {}
+    for (a, b), st in skill.items():
+        for x, y in ((a, b), (b, a)):
+            r = _rate(st.bot_wins[x], st.bot_seats[x])
+            r["games"] = st.games
+            matrix.setdefault(x, {})[y] = r
+    richness = {
+        "decisions": t.decisions,
+        "legal_actions_mean": round(t.legal_sum / t.decisions, 3) if t.decisions else None,
+        "forced_share": round(1 - t.choices / t.decisions, 4) if t.decisions else None,
+        "turns_with_choice": _rate(t.turns_with_choice, t.turns_total),
+    }
+    failures = []
+    sources = [("main", t, lambda i: tuple(meta["bots"]))]
+    for (a, b), st in skill.items():
+        patterns = _pair_patterns(a, b, players)
+        sources.append((f"skill {a} vs {b}", st, lambda i, patterns=patterns: patterns[i % len(patterns)]))
+    for stream, tally, bots_of in sources:
+        for kind, (count, examples) in sorted(tally.failures.items()):
+            failures.append({"kind": kind, "count": count, "label": spec.end_reasons.get(kind, kind),
+                             "stream": stream,
+                             "examples": [{"game": i, "seed": s, "bots": _bots_arg(bots_of(i))}
+                                          for i, s in examples]})
+    static = [{"severity": p.severity, "where": _where(p), "message": p.message} for p in problems]
+    return {
+        "run": meta,
+        "static": static,
+        "length": length,
+        "outcome": outcome,
+        "goals": goals,
+        "rewards": rewards,
+        "counts": dict(sorted(t.counts.items())),
+        "cards": cards,
+        "skill": {"matrix": matrix, "bots": list(SKILL_BOTS), "richness": richness},
+        "failures": failures,
+    }
+
+
+def _bots_arg(bots) -> str:
+    return bots[0] if len(set(bots)) == 1 else ",".join(bots)
+
+
+def _where(p: Problem) -> str:
+    s = p.file
+    if p.row is not None:
+        s += f":{p.row}"
+    if p.column:
+        s += f":{p.column}"
+    return s
+
+
+# ------------------------------------------------------------------ verdicts
+def judge(s: dict, th: Thresholds) -> list[Verdict]:
+    """PASS/WARN/FAIL lines.  A WARN follows the point estimate; a FAIL needs
+    95% confidence (the interval itself beyond the threshold), so a small run
+    warns rather than fails on noise."""
+    out: list[Verdict] = []
+    games = s["run"]["games"]
+    errors = [p for p in s["static"] if p["severity"] == "error"]
+    warnings = [p for p in s["static"] if p["severity"] != "error"]
+    if errors:
+        out.append(Verdict(FAIL, "static checks", f"{len(errors)} error(s) in the deck, first: {errors[0]['where']}: "
+                                                  f"{errors[0]['message']}"))
+    elif warnings:
+        out.append(Verdict(WARN, "static checks", f"{len(warnings)} warning(s), first: {warnings[0]['where']}: "
+                                                  f"{warnings[0]['message']}"))
+    else:
+        out.append(Verdict(PASS, "static checks", "counts, distributions and conditions are consistent"))
+
+    least = int(th.get("sample", "min_games"))
+    if games < least:
+        out.append(Verdict(WARN, "sample", f"{games} games are few: intervals are wide and rare events unseen; run "
+                                           f"--games {least} or more for firm verdicts"))
+
+    med = s["length"]["minutes"]["median"]
+    box = s["length"]["box_minutes"]
+    if box and med is not None:
+        f = th.get("length", "fail_factor")
+        lo, hi = box
+        m = s["length"]["minutes"]
+        text = f"median {med:.1f} min (5-95%: {m['p5']:.0f}-{m['p95']:.0f}) against the box's {lo:g}-{hi:g} min"
+        if lo <= med <= hi:
+            out.append(Verdict(PASS, "game length", text))
+        elif lo * (1 - f) <= med <= hi * (1 + f):
+            out.append(Verdict(WARN, "game length", text))
+        else:
+            out.append(Verdict(FAIL, "game length", text + f" (beyond {lo * (1 - f):g}-{hi * (1 + f):g})"))
+
+    seats = s["outcome"]["seats"]
+    spread = s["outcome"]["seat_spread"]
+    if spread is not None:
+        sure = max(0.0, max(r["low"] for r in seats) - min(r["high"] for r in seats))
+        warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
+        rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
+        text = (f"win rate by seat {rates}: "
+                f"spread {spread * 100:.1f} points (at least {sure * 100:.1f} with 95% confidence)")
+        out.append(Verdict(FAIL if sure > fail else WARN if spread > warn else PASS, "seat balance", text))
+    ties = s["outcome"]["ties"]
+    warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
+    out.append(Verdict(FAIL if ties["low"] > fail else WARN if ties["rate"] > warn else PASS, "ties",
+                       f"{ties['rate'] * 100:.1f}% of games end in a tie"))
+    stall = s["outcome"]["stalls"]
+    warn, fail = th.get("stalls", "stall_rate_warn"), th.get("stalls", "stall_rate_fail")
+    out.append(Verdict(FAIL if stall["rate"] > fail else WARN if stall["rate"] > warn else PASS, "stalls",
+                       f"{stall['count']} game(s) stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, "
+                       "loops, stuck positions)"))
+    ex = s["outcome"]["deck_exhausted"]["rate"]
+    limit = th.get("deck", "exhaustion_rate_warn")
+    out.append(Verdict(WARN if ex > limit else PASS, "deck exhaustion",
+                       f"{ex * 100:.1f}% of games end with the deck exhausted (the rulebook calls it rare; "
+                       f"limit {limit * 100:.0f}%)"))
+    if th.get("deck", "dead_cards_warn"):
+        n = int(th.get("deck", "min_sample"))
+        dead = [c["id"] for c in s["cards"]
+                if c["dead"] and (c["drawn"] >= n if c["placed"] == 0 else c["placed"] >= n)]
+        out.append(Verdict(WARN if dead else PASS, "dead cards",
+                           f"{len(dead)} design(s) never placed or never flipped: {', '.join(dead[:8])}"
+                           f"{' ...' if len(dead) > 8 else ''}" if dead else
+                           f"no victim stays unplaced or unflipped over {n}+ chances"))
+    rate = th.get("deck", "goal_rate_warn")
+    rare = [g for g in s["goals"] if g["dealt"] and g["high"] < rate]
+    out.append(Verdict(WARN if rare else PASS, "goals",
+                       ("rarely completed: " + ", ".join(f"{g['name']} {g['rate'] * 100:.1f}%" for g in rare))
+                       if rare else f"no goal is confidently completed in under {rate * 100:g}% of its games"))
+    impact = th.get("deck", "card_impact_warn")
+    strong = [c for c in s["cards"]
+              if c["win_diff"] is not None and (c["diff_low"] > impact or c["diff_high"] < -impact)]
+    out.append(Verdict(WARN if strong else PASS, "card impact",
+                       ("placing these changes the win rate by more than "
+                        f"{impact * 100:.0f} points (95% confidence): "
+                        + ", ".join(f"{c['id']} {c['win_diff'] * 100:+.0f}" for c in strong[:8]))
+                       if strong else f"no design moves its owner's win rate by more than {impact * 100:.0f} points "
+                                      "with 95% confidence"))
+    m = s["skill"]["matrix"]
+    if "greedy" in m and "random" in m["greedy"]:
+        g, r = m["greedy"]["random"], m["random"]["greedy"]
+        gap = (g["rate"] or 0) - (r["rate"] or 0)
+        need = th.get("skill", "skill_gap_warn")
+        text = f"greedy wins {g['rate'] * 100:.0f}% of its seats against random's {r['rate'] * 100:.0f}%"
+        line = text
+        if "search" in m and "greedy" in m["search"]:
+            sg, gs = m["search"]["greedy"], m["greedy"]["search"]
+            line += f"; search {sg['rate'] * 100:.0f}% against greedy's {gs['rate'] * 100:.0f}%"
+        out.append(Verdict(PASS if gap > need else WARN, "skill", line + ("" if gap > need else ": luck dominates")))
+    share = s["skill"]["richness"]["turns_with_choice"]["rate"]
+    if share is not None:
+        out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",
+                           f"{share * 100:.0f}% of turns offer a real choice; "
+                           f"{s['skill']['richness']['legal_actions_mean']:.1f} legal actions per decision on average"))
+    return out
+
+
+# ------------------------------------------------------------------ replay
+def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: bool = True,
+           turn_cap: int = 400) -> list[str]:
+    """One game, move by move, as lines of text."""
+    spec = get_spec(data.slug)
+    game = spec.make(data, players, **rules)
+    bots = parse_bots(bots_text, players)
+    lines = [f"{spec.title}: replay of game seed {seed}, {players} players, bots {', '.join(bots)}"]
+    log: list[str] = []
+    first = {"done": False}
+
+    def on_action(step, state, action):
+        if not first["done"]:
+            first["done"] = True
+            lines.extend(log)
+            log.clear()
+            lines.append("setup:")
+            lines.extend("  " + x for x in state.describe().splitlines())
+        else:
+            lines.extend("  " + x if not x.startswith("--") else x for x in log)
+            log.clear()
+        lines.append(f"  [{step}] P{state.current_player() + 1} ({bots[state.current_player()]}): "
+                     f"{state.action_to_string(action)}")
+
+    state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+    lines.extend("  " + x for x in log)
+    lines.append(f"end: {spec.end_reasons.get(state.end, state.end)} after {state.turns} turns "
+                 f"({state.rounds} rounds, {state.n_actions} actions)")
+    lines.append("final position:")
+    lines.extend("  " + x for x in state.describe().splitlines())
+    return lines
+
+
+__all__ = ["Options", "Result", "validate_game", "replay", "game_seed"]
