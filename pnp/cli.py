@@ -74,12 +74,16 @@ def _parse_offset(value: str) -> tuple[float, float]:
 @click.argument("games", nargs=-1)
 @data_option
 def check(games, data):
-    """Check the sheets without building; exit 1 on any error."""
-    from .checks import static_checks
+    """Check the sheets without building; exit 1 on any error.
+
+    Besides every cell, it checks counts against the rulebook and, for games with
+    a rules engine, the deck itself (conditions no arrangement can meet ...)."""
+    from validator.core import deck_checks
+
     from .sheets import load_project
 
     project = load_project(data, list(games) or None)
-    problems = list(project.warnings) + static_checks(project)
+    problems = list(project.warnings) + [p for g in project.games.values() for p in deck_checks(g)]
     report_problems(sorted(problems))
     table = Table(title="pnp check", title_justify="left")
     for col in ("game", "decks", "designs", "components", "warnings"):

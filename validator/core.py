@@ -127,6 +127,19 @@ def has_rules(slug: str) -> bool:
     return slug in _REGISTRY or slug in MODULES
 
 
+def deck_checks(data) -> list:
+    """Static checks of one game's deck: the rules module's when the game has one
+    (they include the sheet checks), else the sheet checks alone."""
+    from pnp.checks import static_checks
+    from pnp.sheets import Project
+
+    if has_rules(data.slug):
+        module = importlib.import_module(get_spec(data.slug).module)
+        if hasattr(module, "static_checks"):
+            return sorted(module.static_checks(data))
+    return static_checks(Project(root=None, games={data.slug: data}, problems=None))
+
+
 def get_spec(slug: str) -> GameSpec:
     if slug not in _REGISTRY and slug in MODULES:
         importlib.import_module(MODULES[slug])
