@@ -116,10 +116,10 @@ class ReferenceBuilder:
             if expected is None:
                 verdict = ""
             elif expected == total:
-                verdict = f" (rulebook: {expected}, matches)"
+                verdict = f" ({deck.expected_source}: {expected}, matches)"
             else:
                 diff = total - expected
-                verdict = (f" <font color='#c1121f'>(rulebook: {expected}, "
+                verdict = (f" <font color='#c1121f'>({deck.expected_source}: {expected}, "
                            f"{abs(diff)} {'too many' if diff > 0 else 'missing'})</font>")
             data.append([Paragraph(f"<b>{deck.label}: {_plural(len(rows), 'design')}, {_plural(total, 'component')}{verdict}</b>",
                                    st["cell"])] + [""] * (len(head) - 1))
@@ -138,7 +138,7 @@ class ReferenceBuilder:
             out += [CondPageBreak(40 * mm), Paragraph(f"{deck.label} ({total})", st["h3"]), t, Spacer(1, 3 * mm)]
         summary = f"<b>All components: {grand}</b>"
         if expected_total:
-            summary += f" (the rulebook's list: {expected_total})"
+            summary += f" (expected: {expected_total})"
         out.append(Paragraph(summary, st["p"]))
         return out
 

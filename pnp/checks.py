@@ -17,5 +17,5 @@ def static_checks(project: Project) -> list[Problem]:
                 if total != expected:
                     where = "in the base game" if box == "base" else f"in the {box} box"
                     out.append(Problem(sheet, None, "count", f"{slug}: {total} {deck.label.lower()} {where}, "
-                                       f"the rulebook has {expected}", "warning"))
+                                       f"the {deck.expected_source} has {expected}", "warning"))
     return out

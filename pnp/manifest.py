@@ -74,6 +74,7 @@ class Deck:
     columns: dict[str, Column]
     description: str = ""
     crop_marks: bool = True  # false for components whose cut lines the template draws (nets)
+    expected_source: str = "rulebook"  # or "design": a count the rulebook leaves open
 
 
 @dataclass
@@ -200,6 +201,7 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
             columns=columns,
             description=spec.get("description", ""),
             crop_marks=bool(spec.get("crop_marks", True)),
+            expected_source=str(spec.get("expected_source", "rulebook")),
         )
     reference = raw.get("reference", {}).get("template")
     if reference and not (folder / reference).is_file():

@@ -32,3 +32,14 @@ def test_text_fitting_tries_the_minimum_size_itself():
     # 2.45 down in 0.2 steps lands on 2.25 and 2.05; the minimum 2.1 must still be tried
     fitted = fit("word " * 30, 30, 2.1 * 1.2 * 6 + 0.01, 2.45, 2.1, "DejaVuSans")  # 6 lines at 2.1, 8 at 2.25
     assert (fitted.size, fitted.overflow) == (2.1, False)
+
+
+def test_a_count_of_our_own_design_is_not_called_the_rulebooks(tmp_path):
+    data = copy_game(tmp_path / "data")
+    toml = data / "templates" / "pyramid-scheme" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        "expected = 18\n[decks.police.columns]", 'expected = 18\nexpected_source = "design"\n[decks.police.columns]'),
+        encoding="utf-8")
+    set_cell(data / "cards.csv", find_row(data / "cards.csv", "deck", "police"), "count", "16")
+    assert [str(p) for p in static_checks(load_project(data))] == [
+        "cards.csv:count: pyramid-scheme: 16 police in the base game, the design has 18"]
