@@ -14,7 +14,7 @@ from typing import Callable
 from pnp.errors import InputErrors, Problem, Problems
 from pnp.sheets import Card, Game
 
-from .layout import DUPLEX_MODES, Sheet, back_slots, grid
+from .layout import DUPLEX_MODES, Sheet, back_marks, back_slots, grid
 from .pdf import Page, Placement, SheetWriter, new_canvas
 from .render import DrawingCache, Renderer
 
@@ -208,7 +208,7 @@ class GameBuilder:
                 back_sheet = Sheet(sheet.page_w, sheet.page_h, sheet.rows, sheet.cols, sheet.gutter_x,
                                    sheet.gutter_y, sheet.bleed,
                                    back_slots(sheet, opts.duplex, opts.back_offset), [])
-                back_sheet.marks = _mirror_marks(sheet, opts.duplex, opts.back_offset)
+                back_sheet.marks = back_marks(sheet, opts.duplex, opts.back_offset)
             for group in groups:
                 n += 1
                 fronts = [Placement(sheet.slots[i], ck(r.front)) for i, r in enumerate(group)]
@@ -238,21 +238,6 @@ class GameBuilder:
             writer.page(page)
         c.save()
         return buffer.getvalue()
-
-
-def _mirror_marks(sheet: Sheet, duplex: str, offset: tuple[float, float]):
-    """Crop marks for a backs page: the fronts' marks, mirrored like the slots."""
-    from .layout import Segment
-
-    dx, dy = offset
-    out = []
-    for m in sheet.marks:
-        if duplex == "short":
-            seg = Segment(m.x0, sheet.page_h - m.y0, m.x1, sheet.page_h - m.y1)
-        else:
-            seg = Segment(sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1)
-        out.append(Segment(seg.x0 + dx, seg.y0 - dy, seg.x1 + dx, seg.y1 - dy))
-    return out
 
 
 def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,

@@ -221,3 +221,16 @@ def back_slots(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.
         clip = Rect(round(clip.x + dx, 4), round(clip.y - dy, 4), clip.w, clip.h)
         out.append(Slot(s.index, s.row, s.col, trim, clip, rotation))
     return out
+
+
+def back_marks(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Segment]:
+    """The crop marks of a backs page: the fronts' marks, moved like the slots."""
+    dx, dy = offset
+    out = []
+    for m in sheet.marks:
+        if duplex == "short":
+            x0, y0, x1, y1 = m.x0, sheet.page_h - m.y0, m.x1, sheet.page_h - m.y1
+        else:
+            x0, y0, x1, y1 = sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1
+        out.append(Segment(round(x0 + dx, 4), round(y0 - dy, 4), round(x1 + dx, 4), round(y1 - dy, 4)))
+    return out

@@ -172,9 +172,11 @@ def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
 class _RowChecker:
     """Turns one sheet row into a Card, reporting each bad cell."""
 
-    def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems):
+    def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems,
+                 row_games: dict[tuple[str, int], str]):
         self.sheet = sheet
         self.file = None
+        self.row_games = row_games  # (file, row) -> game slug, filled as rows are read
         self.manifests = manifests
         self.problems = problems
         self.seen_ids: dict[tuple[str, str], int] = {}
@@ -185,6 +187,7 @@ class _RowChecker:
     def check(self, row: int, values: dict) -> Card | None:
         v = {k: (val or "").strip() for k, val in values.items()}
         game = v.get("game", "")
+        self.row_games[(self.file, row)] = game
         manifest = self.manifests.get(game)
         if manifest is None:
             known = ", ".join(self.manifests) or "none"
@@ -302,7 +305,8 @@ class _RowChecker:
         return raw, True
 
 
-def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems) -> list[Card]:
+def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems,
+               row_games: dict[tuple[str, int], str] | None = None) -> list[Card]:
     table = read_table(path, problems)
     if table is None:
         return []
@@ -327,7 +331,7 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
     if not rows:
         problems.error(path.name, None, None, "the sheet has a header but no rows")
         return []
-    checker = _RowChecker(sheet, manifests, problems)
+    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games)
     checker.file = path.name
     return [card for row, values in rows if (card := checker.check(row, values)) is not None]
 
@@ -349,14 +353,14 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
         unknown = [g for g in games if g not in manifests and g not in broken]
         if unknown:
             raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
-    cards = load_sheet(cards_path, "cards", manifests, problems)
+    row_games: dict[tuple[str, int], str] = {}
+    cards = load_sheet(cards_path, "cards", manifests, problems, row_games)
     goals_path = find_sheet(root, "goals")
     if goals_path is not None:
-        cards += load_sheet(goals_path, "goals", manifests, problems)
+        cards += load_sheet(goals_path, "goals", manifests, problems, row_games)
     if games:
         wanted = set(games)
         keep = []
-        row_games = _row_games(root, cards_path, goals_path)
         for p in problems.items:
             if p.file.startswith("templates/"):
                 if p.file.split("/")[1] in wanted:
@@ -373,17 +377,3 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
         if card.game in result:
             result[card.game].cards.append(card)
     return Project(root=root, games=result, problems=problems)
-
-
-def _row_games(root: Path, *paths: Path | None) -> dict[tuple[str, int], str]:
-    """(file, row) -> game slug, to keep only the problems of the selected games."""
-    out = {}
-    for path in paths:
-        if path is None:
-            continue
-        table = read_table(path, Problems())
-        if table is None:
-            continue
-        for row, values in table[1]:
-            out[(path.name, row)] = (values.get("game") or "").strip()
-    return out

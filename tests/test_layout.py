@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from generator.layout import FOOTER_BAND, LayoutError, Rect, back_slots, grid
+from generator.layout import FOOTER_BAND, LayoutError, Rect, back_marks, back_slots, grid
 
 POKER = (63.5, 88.9, 3.0)
 
@@ -107,3 +107,16 @@ def test_tokens_and_large_components_get_their_own_grids():
         grid("a3", *POKER)
     with pytest.raises(LayoutError, match="unknown duplex mode 'sideways'"):
         back_slots(aid, "sideways")
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_page_marks_stay_outside_the_backs(duplex):
+    s = grid("a4", *POKER)
+    backs = back_slots(s, duplex, (0.5, -0.5))
+    marks = back_marks(s, duplex, (0.5, -0.5))
+    assert len(marks) == len(s.marks)
+    for m in marks:
+        assert not any(b.clip.intersects_segment(m) for b in backs)
+    # every back trim line is marked: the marks move with the backs
+    xs = {round(x, 4) for b in backs for x in (b.trim.x, b.trim.right)}
+    assert {m.x0 for m in marks if m.x0 == m.x1} == xs

@@ -5,7 +5,7 @@ import pytest
 from pnp.errors import PnpError
 from pnp.sheets import load_project
 
-from helpers import copy_game, errors_of, find_row, read_rows, set_cell, write_rows
+from helpers import REPO, copy_game, errors_of, find_row, read_rows, set_cell, write_rows
 
 
 @pytest.fixture
@@ -135,3 +135,20 @@ def test_xlsx_input(tmp_path, data):
     (data / "cards.csv").unlink()
     frame.to_excel(data / "cards.xlsx", index=False)
     assert errors_of(data) == ["cards.xlsx:40:number: 'seven' is not a whole number"]
+
+
+def test_a_broken_row_of_another_game_does_not_stop_this_one(data):
+    import shutil
+
+    example = REPO / "docs" / "example"
+    shutil.copytree(example / "templates" / "tiny-tombs", data / "templates" / "tiny-tombs")
+    rows = read_rows(data / "cards.csv")
+    extra = read_rows(example / "cards.csv")
+    header = rows[0]
+    rows += [[dict(zip(extra[0], r)).get(h, "") for h in header] for r in extra[1:]]
+    write_rows(data / "cards.csv", rows)
+    tomb = find_row(data / "cards.csv", "id", "ankh")  # a tiny-tombs relic
+    set_cell(data / "cards.csv", tomb, "color", "silver")
+    assert errors_of(data) == [f"cards.csv:{tomb}:color: unknown colour 'silver'; known colours: gold, clay, lapis"]
+    assert errors_of(data, ["tiny-tombs"]) == errors_of(data)
+    load_project(data, ["pyramid-scheme"])  # the other game's mistake does not concern this build
