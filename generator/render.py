@@ -119,6 +119,8 @@ class Renderer:
         try:
             return self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))
         except jinja2.TemplateSyntaxError as exc:
+            # the error may sit in a template this one imports or extends
+            where = f"templates/{self.manifest.slug}/{exc.name or template}"
             self.problems.error(where, exc.lineno, None, f"template syntax error: {exc.message}")
         except jinja2.UndefinedError as exc:
             who = f" rendering '{card.id}'" if card else ""

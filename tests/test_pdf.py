@@ -176,3 +176,16 @@ def test_worker_processes_give_the_same_bytes(tmp_path, project_root, monkeypatc
     parallel = build_game(game, BuildOptions(out=tmp_path / "parallel"), workers=2)
     for a, b in zip(serial.files, parallel.files):
         assert a.read_bytes() == b.read_bytes()
+
+
+def test_a_template_syntax_error_names_the_file_and_line_where_it_is(tmp_path):
+    data = copy_game(tmp_path / "data")
+    macros = data / "templates" / SLUG / "_ps.svg.j2"
+    lines = macros.read_text(encoding="utf-8").splitlines()
+    lines[2] = "{% if %}"
+    macros.write_text("\n".join(lines), encoding="utf-8")
+    game = load_project(data, [SLUG]).games[SLUG]
+    with pytest.raises(InputErrors) as exc:
+        build_game(game, BuildOptions(out=tmp_path / "out"))
+    assert str(exc.value.problems[0]) == (f"templates/{SLUG}/_ps.svg.j2:3: template syntax error: "
+                                          "Expected an expression, got 'end of statement block'")
