@@ -131,7 +131,10 @@ def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[in
     text = _decode(path, problems)
     if text is None:
         return None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    # spreadsheet programs in many locales save "CSV" with semicolons or tabs
+    header_line = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=header_line.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         lines = list(reader)
     except csv.Error as exc:

@@ -152,3 +152,10 @@ def test_a_broken_row_of_another_game_does_not_stop_this_one(data):
     assert errors_of(data) == [f"cards.csv:{tomb}:color: unknown colour 'silver'; known colours: gold, clay, lapis"]
     assert errors_of(data, ["tiny-tombs"]) == errors_of(data)
     load_project(data, ["pyramid-scheme"])  # the other game's mistake does not concern this build
+
+
+def test_semicolon_separated_sheets_load_too(data):
+    rows = read_rows(data / "cards.csv")
+    rows[40][rows[0].index("number")] = "seven"
+    (data / "cards.csv").write_text("\n".join(";".join(r) for r in rows) + "\n", encoding="utf-8")
+    assert errors_of(data) == ["cards.csv:41:number: 'seven' is not a whole number"]
