@@ -18,7 +18,7 @@ from .lang import EMPTY, Expr, LangError
 from .manifest import BASE_COLUMNS, COMMON_COLUMNS, Manifest, load_manifest
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_INT = re.compile(r"^[+-]?\d+$")
+_INT = re.compile(r"^[+-]?\d+(?:\.0+)?$")  # "3.0" is how some spreadsheets store 3
 
 REQUIRED_HEADER = {"cards": ("game", "deck", "id", "name", "count"), "goals": ("game", "id", "name", "count")}
 
@@ -238,7 +238,7 @@ class _RowChecker:
                      if count_raw else "count is empty; expected the number of copies (1 or more)")
             ok = False
         else:
-            count = int(count_raw)
+            count = int(float(count_raw))
             if count < 1:
                 self.err(row, "count", f"'{count_raw}' is not a valid count; expected 1 or more copies")
                 ok = False
@@ -282,7 +282,7 @@ class _RowChecker:
             if not _INT.match(raw):
                 self.err(row, cname, f"'{raw}' is not a whole number")
                 return None, False
-            n = int(raw)
+            n = int(float(raw))
             if col.min is not None and n < col.min or col.max is not None and n > col.max:
                 lo = col.min if col.min is not None else "-"
                 hi = col.max if col.max is not None else "-"

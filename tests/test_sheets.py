@@ -159,3 +159,9 @@ def test_semicolon_separated_sheets_load_too(data):
     rows[40][rows[0].index("number")] = "seven"
     (data / "cards.csv").write_text("\n".join(";".join(r) for r in rows) + "\n", encoding="utf-8")
     assert errors_of(data) == ["cards.csv:41:number: 'seven' is not a whole number"]
+
+
+def test_whole_numbers_written_as_decimals_are_accepted(data):
+    set_cell(data / "cards.csv", 41, "number", "3.0")
+    set_cell(data / "cards.csv", 42, "number", "3.5")
+    assert errors_of(data) == ["cards.csv:42:number: '3.5' is not a whole number"]
