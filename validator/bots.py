@@ -39,15 +39,11 @@ class GreedyBot(Bot):
 
     def step(self, state, actions):
         scores = state.greedy_scores(actions)
-        best = scores[0]
-        top = [actions[0]]
-        for a, s in zip(actions, scores):
-            if s > best:
-                best = s
-                top = [a]
-            elif s == best and a != top[0]:
-                top.append(a)
-        return top[0] if len(top) == 1 else top[int(self.rng.random() * len(top))]
+        best = max(scores)
+        if scores.count(best) == 1:
+            return actions[scores.index(best)]
+        top = [a for a, s in zip(actions, scores) if s == best]
+        return top[int(self.rng.random() * len(top))]
 
 
 class SearchBot(Bot):

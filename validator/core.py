@@ -85,6 +85,7 @@ class GameSpec:
     module: str = ""
     end_reasons: dict[str, str] = field(default_factory=dict)  # code -> sentence for the report
     elimination_causes: dict[str, str] = field(default_factory=dict)
+    standing: str = ""  # what State.standings() measures, for the report's lead and drama figures
 
     def options(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         values = {k: p.default for k, p in self.params.items()}
@@ -152,6 +153,23 @@ def get_spec(slug: str) -> GameSpec:
 
 # ------------------------------------------------------------------- seeds
 _MASK64 = (1 << 64) - 1
+
+
+def shuffle(rng, x: list) -> None:
+    """Shuffle ``x`` in place with ``rng`` (a ``random.Random``).
+
+    Fisher-Yates drawing exactly what CPython's ``random.shuffle`` draws, so it
+    gives the same order for the same generator state; written out here so a
+    shuffle is one Python call rather than one per card, and so games do not
+    depend on how a future Python shuffles.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def derive_seed(master: int, *path: int | str) -> int:

@@ -89,6 +89,74 @@ def _r(x: float, digits: int = 4):
     return round(x, digits)
 
 
+def game_quality(standings: list[list], winners: list[int]) -> dict:
+    """Lead changes, drama and the moment of decision of one game, in the spirit
+    of Ludii's game metrics, from its standings: one row per round (the last row
+    at the end of the game), one value per player, None for a player who is out.
+
+    * ``leaders``: per row the player strictly ahead of everyone else still in,
+      None when the top is shared.
+    * ``lead_changes``: how often the leader differs from the previous one
+      (rows with a shared top are skipped); ``led``: rows with a leader.
+    * With exactly one winner (else these are None): ``behind``, the rows in
+      which someone still in was strictly ahead of the eventual winner;
+      ``worst_place``, the winner's lowest place (1 + the players strictly ahead);
+      ``deficit``, the largest gap between the leader and the winner;
+      ``decided``, the 1-based row from which the winner led alone to the end
+      (``rows`` when the winner did not lead alone at the end either).
+    """
+    leaders = []
+    for row in standings:
+        best, leader = None, None
+        for p, x in enumerate(row):
+            if x is None:
+                continue
+            if best is None or x > best:
+                best, leader = x, p
+            elif x == best:
+                leader = None
+        leaders.append(leader)
+    changes = led = 0
+    previous = None
+    for leader in leaders:
+        if leader is not None:
+            led += 1
+            if previous is not None and leader != previous:
+                changes += 1
+            previous = leader
+    rows = len(standings)
+    out = {"rows": rows, "leaders": leaders, "lead_changes": changes, "led": led,
+           "behind": None, "worst_place": None, "deficit": None, "decided": None}
+    if len(winners) != 1 or not rows:
+        return out
+    w = winners[0]
+    behind = deficit = 0
+    worst = 1
+    for row in standings:
+        mine = row[w]
+        if mine is None:
+            continue
+        ahead, gap = 0, 0
+        for x in row:
+            if x is not None and x > mine:
+                ahead += 1
+                gap = max(gap, x - mine)
+        if ahead:
+            behind += 1
+            worst = max(worst, 1 + ahead)
+            deficit = max(deficit, gap)
+    run = 0  # rows at the end in which the winner led alone
+    while run < rows and leaders[rows - 1 - run] == w:
+        run += 1
+    out.update(behind=behind, worst_place=worst, deficit=deficit, decided=rows - run + 1 if run else rows)
+    return out
+
+
+def percent(k: int, n: int) -> int:
+    """100 k / n rounded half up, in integers (the same on every machine)."""
+    return (200 * k + n) // (2 * n)
+
+
 @dataclass
 class TimeModel:
     """Estimated table time: per turn plus per decision (actions, placements of
@@ -136,6 +204,20 @@ class Tally:
     bot_seats: Counter = field(default_factory=Counter)  # bot -> seats played
     bot_wins: Counter = field(default_factory=Counter)  # bot -> seats that won (ties count for each)
     failures: dict = field(default_factory=dict)  # kind -> [count, [(game index, seed), ...]]
+    # lead and drama (games whose rules engine reports standings; see game_quality)
+    q_games: int = 0
+    q_lead_changes: Counter = field(default_factory=Counter)  # lead changes -> games
+    q_led: int = 0  # rows with a leader, summed over games
+    q_transitions: int = 0  # rows with a leader after the first one, summed: where a lead change could happen
+    q_decisive: int = 0  # games with one winner (the drama figures' base)
+    q_behind_games: int = 0  # ... in which the winner was behind at some point
+    q_wire: int = 0  # ... in which the winner led alone from the first standing to the end
+    q_late: int = 0  # ... in which the winner did not lead alone before the last standing
+    q_behind_rows: int = 0
+    q_rows: int = 0  # rows of those games
+    q_worst_place: Counter = field(default_factory=Counter)  # the winner's worst place -> games
+    q_deficit: Counter = field(default_factory=Counter)  # largest gap overcome (comebacks only) -> games
+    q_decided: Counter = field(default_factory=Counter)  # percent of the game after which the winner led -> games
 
     def add_game(self, index: int, seed: int, record: dict, bots: tuple[str, ...], play: dict,
                  model: TimeModel) -> None:
@@ -204,6 +286,26 @@ class Tally:
         self.turns_with_choice += play["turns_with_choice"]
         if end in ("turn-cap", "loop", "stuck"):
             self.add_failure(end, index, seed)
+        if play.get("standings"):
+            self.add_quality(game_quality(play["standings"], winners))
+
+    def add_quality(self, q: dict) -> None:
+        self.q_games += 1
+        self.q_lead_changes[q["lead_changes"]] += 1
+        self.q_led += q["led"]
+        self.q_transitions += max(0, q["led"] - 1)
+        if q["decided"] is None:
+            return
+        self.q_decisive += 1
+        self.q_rows += q["rows"]
+        self.q_behind_rows += q["behind"]
+        self.q_worst_place[q["worst_place"]] += 1
+        if q["behind"]:
+            self.q_behind_games += 1
+            self.q_deficit[q["deficit"]] += 1
+        self.q_decided[percent(q["decided"], q["rows"])] += 1
+        self.q_wire += q["decided"] == 1
+        self.q_late += q["decided"] == q["rows"]
 
     def add_failure(self, kind: str, index: int, seed: int) -> None:
         row = self.failures.setdefault(kind, [0, []])
@@ -216,10 +318,12 @@ class Tally:
         self.players = self.players or other.players
         self.games += other.games
         for name in ("turns", "rounds", "actions", "tenths", "seat_games", "seat_wins", "seat_solo", "ends", "elim",
-                     "elim_turns", "elim_seat", "deck_scores", "counts", "bot_seats", "bot_wins"):
+                     "elim_turns", "elim_seat", "deck_scores", "counts", "bot_seats", "bot_wins", "q_lead_changes",
+                     "q_worst_place", "q_deficit", "q_decided"):
             getattr(self, name).update(getattr(other, name))
         for name in ("ties", "no_winner", "player_games", "player_wins", "decisions", "choices", "legal_sum",
-                     "turns_total", "turns_with_choice"):
+                     "turns_total", "turns_with_choice", "q_games", "q_led", "q_transitions", "q_decisive",
+                     "q_behind_games", "q_wire", "q_late", "q_behind_rows", "q_rows"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for table in ("cards", "goals", "rewards"):
             mine = getattr(self, table)

@@ -1,5 +1,6 @@
-"""The validation folder: report.html (self-contained, plots inline as SVG),
-summary.json, cards.csv and goals.csv.  games.csv is streamed by the run."""
+"""The validation folder: report.html (self-contained, plots inline as SVG drawn
+by matplotlib), summary.json, cards.csv and goals.csv.  games.csv
+is streamed by the run."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
 
 CAVEAT = "Bots are not people: read these figures as the deck's tendencies under simple, tireless play."
 
@@ -78,6 +80,9 @@ def write_outputs(out_dir: Path, summary: dict, game, spec) -> list[Path]:
 
 
 # ------------------------------------------------------------------ plots
+BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
+
+
 def _plt():
     import matplotlib
 
@@ -143,6 +148,26 @@ def plot_seats(s: dict) -> str:
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, max(0.05, max(r["high"] for r in seats) * 1.15))
     ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def plot_drama(s: dict) -> str:
+    d = s["drama"]
+    plt = _plt()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 2.3), gridspec_kw={"width_ratios": [1, 1.2]})
+    changes = {int(k): v for k, v in d["lead_changes"]["histogram"].items()}
+    left.bar(list(changes), list(changes.values()), width=0.8, color=GREY)
+    left.set_xlabel("lead changes per game")
+    left.set_ylabel("games")
+    tenths = [0] * 11  # 0-9%, ..., 90-99% of the game, and the end
+    for k, v in d["decided"]["histogram"].items():
+        tenths[int(k) // 10] += v
+    right.bar([b * 10 + 5 for b in range(10)], tenths[:10], width=9, color=BLUE)
+    right.bar([106], [tenths[10]], width=9, color=ORANGE)
+    right.set_xticks([0, 20, 40, 60, 80, 106], ["0", "20", "40", "60", "80%", "end"])
+    right.set_xlabel("when the winner took the lead for good")
+    right.set_ylabel("games")
+    fig.tight_layout()
     return _svg(fig)
 
 
@@ -215,6 +240,46 @@ def _section(anchor: str, title: str, look: str, body: str) -> str:
             f"<p class='caveat'>{_e(CAVEAT)}</p>{body}</section>")
 
 
+def _drama_body(d: dict) -> str:
+    lc, cb, dec = d["lead_changes"], d["comebacks"], d["decided"]
+    n = d["games_with_one_winner"]
+    rows = [["lead changes per game", _num(lc["mean"], 2), _num(lc["median"]), _num(lc["p5"]), _num(lc["p95"]),
+             _num(lc["max"], 0)]]
+    p = dec["percent_of_game"]
+    if p:
+        rows.append(["% of the game after which the winner led for good", _num(p["mean"]), _num(p["median"]),
+                     _num(p["p5"]), _num(p["p95"]), _num(p["max"], 0)])
+    deficit = cb["deficit_overcome"]
+    if deficit:
+        rows.append(["largest gap a winner closed (standing points)", _num(deficit["mean"]), _num(deficit["median"]),
+                     _num(deficit["p5"]), _num(deficit["p95"]), _num(deficit["max"])])
+    shares = [
+        ["the lead changed at least once", _ci(lc["games_with_a_change"])],
+        ["the winner was behind at some point (a comeback)", _ci(cb["winner_behind"])],
+        ["decided in the first half (the winner led from then on)", _ci(dec["first_half"])],
+        ["the winner led from the first round to the end", _ci(dec["led_throughout"])],
+        ["the winner did not lead alone before the end", _ci(dec["not_before_the_end"])],
+    ]
+    worst = ", ".join(f"{_ordinal(int(k))} {_pct(v / n if n else None)}" for k, v in cb["winner_worst_place"].items())
+    return ("<div class='grid'><div>"
+            + _table(["per game", "mean", "median", "5th pct", "95th pct", "max"], rows)
+            + f"<p>{_num(lc['per_round'], 2)} lead changes per round with a leader. The winner spent "
+              f"{_pct(cb['rounds_behind_share'])} of the rounds behind; lowest place the winner fell to: "
+              f"{_e(worst) or '-'}.</p></div><div>"
+            + _table(["share of games", "[95% CI]"], shares)
+            + "</div></div>"
+            + f"<div class='plot'>{plot_drama({'drama': d})}</div>"
+            + f"<p class='muted'>Standings are read at the start of every round and once at the end of the game, "
+              f"in {_e(d['sample'])} (the lead-change figures count all of them, the others the games with one "
+              f"winner). Standing: {_e(d['standing'])}. The leader is the player strictly ahead of everyone still "
+              "in; a shared lead is skipped when counting lead changes. A player who outlasts the others leads alone "
+              "at the end by definition.</p>")
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+
+
 def render_html(s: dict) -> str:
     run = s["run"]
     timing = s["timing"]
@@ -229,7 +294,7 @@ def render_html(s: dict) -> str:
                          for v in s["verdicts"]], left=3, cls="verdicts"))
     parts.append("<nav>" + "".join(f"<a href='#{a}'>{t}</a>" for a, t in (
         ("run", "run record"), ("static", "static checks"), ("length", "length"), ("outcome", "outcome"),
-        ("goals", "goals"), ("rewards", "rewards"), ("cards", "cards"), ("skill", "skill"),
+        ("drama", "drama"), ("goals", "goals"), ("rewards", "rewards"), ("cards", "cards"), ("skill", "skill"),
         ("failures", "failures"))) + "</nav>")
 
     # run record
@@ -303,6 +368,12 @@ def render_html(s: dict) -> str:
             + _table(["cause", "players", "per game", "mean turn", "by seat 1 / 2 / ..."], elim))
     parts.append(_section("outcome", "Outcome", "Does any seat win clearly more than its fair share (the dashed "
                           "line)? Ties, stalls and turn-cap hits should be rare.", body))
+
+    # lead changes, comebacks, decisiveness
+    if s.get("drama"):
+        parts.append(_section("drama", "Lead and drama", "Does the lead change hands and do winners come from "
+                              "behind, or does whoever leads after the first rounds usually win? A game decided early "
+                              "plays its last rounds as a formality.", _drama_body(s["drama"])))
 
     # goals
     rows = [[_e(g["name"]), f"<code>{_e(g['requires'])}</code>", g["dealt"], g["claimed"],

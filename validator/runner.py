@@ -50,8 +50,14 @@ def game_seed(master: int, stream: str, index: int) -> int:
 
 
 def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | None = None,
-         on_action: Callable | None = None):
-    """Play one game to the end; return (state, play statistics)."""
+         on_action: Callable | None = None, read_standings: bool = True):
+    """Play one game to the end; return (state, play statistics).
+
+    With ``read_standings`` and a state that offers ``standings()`` (a value per
+    player, None for one who is out), the standings are read at the start of
+    every round and once at the end, into ``stats["standings"]``: the lead and
+    drama figures come from them.  Reading them changes nothing in the game.
+    """
     state = game.new_initial_state(random.Random(seed))
     players = [make_bot(name, random.Random(derive_seed(seed, "bot", p))) for p, name in enumerate(bots)]
     if log is not None:
@@ -61,9 +67,14 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     choice_turn = -1
     seen = None
     last_turn = state.turns
+    standings = getattr(state, "standings", None) if read_standings else None
+    history = []
+    last_round = state.rounds if standings is not None else 0
     step = 0
     strict = opts.strict
-    while not state.is_terminal():
+    is_terminal, legal_actions, current_player = state.is_terminal, state.legal_actions, state.current_player
+    apply = state.apply_action if strict else state.apply_unchecked
+    while not is_terminal():
         turn = state.turns
         if turn != last_turn:
             last_turn = turn
@@ -78,7 +89,10 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                     state.stop("loop")
                     break
                 seen.add(key)
-        actions = state.legal_actions()
+            if standings is not None and state.rounds != last_round:
+                last_round = state.rounds
+                history.append(standings())
+        actions = legal_actions()
         n = len(actions)
         if n == 0:
             state.stop("stuck")
@@ -92,20 +106,20 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             if choice_turn != turn:
                 choice_turn = turn
                 turns_with_choice += 1
-            action = players[state.current_player()].step(state, actions)
+            action = players[current_player()].step(state, actions)
         if on_action is not None:
             on_action(step, state, action)
+        apply(action)
         if strict:
-            state.apply_action(action)
             try:
                 state.check_invariants()
             except AssertionError as exc:
                 raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots) from None
-        else:
-            state.apply_unchecked(action)
         step += 1
+    if standings is not None:
+        history.append(standings())
     return state, {"decisions": decisions, "choices": choices, "legal_sum": legal_sum,
-                   "turns_with_choice": turns_with_choice}
+                   "turns_with_choice": turns_with_choice, "standings": history}
 
 
 # ------------------------------------------------------------------ batches
@@ -122,6 +136,7 @@ class Batch:
     opts: PlayOptions
     model: TimeModel
     rows: bool = True
+    standings: int = 0  # games with a smaller index read their standings (the lead and drama figures)
 
 
 @dataclass
@@ -136,7 +151,7 @@ def run_batch(batch: Batch) -> BatchResult:
     for i in range(batch.start, batch.start + batch.count):
         seed = game_seed(batch.master, batch.stream, i)
         bots = batch.bots[i % len(batch.bots)]
-        state, stats = play(batch.game, seed, bots, batch.opts)
+        state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
         record = state.record()
         tally.add_game(i, seed, record, bots, stats, batch.model)
         if batch.rows:
@@ -241,9 +256,9 @@ def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
 
 
 def batches(game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions, model: TimeModel,
-            size: int, rows: bool = True) -> Iterator[Batch]:
+            size: int, rows: bool = True, standings: int = 0) -> Iterator[Batch]:
     for start in range(0, games, size):
-        yield Batch(game, stream, master, start, min(size, games - start), tuple(bots), opts, model, rows)
+        yield Batch(game, stream, master, start, min(size, games - start), tuple(bots), opts, model, rows, standings)
 
 
 @dataclass
@@ -259,6 +274,7 @@ class Stream:
     opts: PlayOptions
     model: TimeModel
     on_rows: Callable | None = None
+    standings: int = 0  # the first games that read their standings (lead and drama figures)
 
 
 def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
@@ -270,7 +286,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
         for i, st in enumerate(streams):
             size = batch_size(st.games, st.bots, pool.workers)
             for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
-                             st.on_rows is not None):
+                             st.on_rows is not None, st.standings):
                 yield i, b
 
     items = tagged()
@@ -290,7 +306,8 @@ def _run_tagged(item):
 
 
 def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions,
-               model: TimeModel, on_rows: Callable | None = None, on_progress: Callable | None = None) -> Tally:
+               model: TimeModel, on_rows: Callable | None = None, on_progress: Callable | None = None,
+               standings: int = 0) -> Tally:
     """Play ``games`` games of one stream; merge tallies in order; hand rows to ``on_rows``."""
-    st = Stream("main", game, stream, master, games, bots, opts, model, on_rows)
+    st = Stream("main", game, stream, master, games, bots, opts, model, on_rows, standings)
     return run_streams(pool, [st], on_progress)["main"]

@@ -26,6 +26,7 @@ from .runner import GAMES_CSV_HEADER, PlayOptions, Pool, Stream, game_seed, play
 from .thresholds import Thresholds
 
 SKILL_BOTS = ("random", "greedy", "search")
+DRAMA_GAMES = 2000  # the first games of the main run whose standings feed the lead and drama figures
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 _RANK = {PASS: 0, WARN: 1, FAIL: 2}
 
@@ -45,6 +46,7 @@ class Options:
     out: Path = Path("output")
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+    drama_games: int = DRAMA_GAMES  # the first games of the main run that feed the lead and drama figures
 
 
 @dataclass
@@ -127,7 +129,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
             progress(data.slug, done["n"], opts.games + skill_total)
 
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      writer.write if writer else None)]
+                      writer.write if writer else None, min(opts.games, opts.drama_games))]
     for a, b in (_pairs(SKILL_BOTS) if opts.skill_games else []):
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, opts.skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
@@ -137,8 +139,6 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
             main_done = {}
 
             def advance_main(n: int) -> None:
-                if opts.write and not done["n"]:
-                    _warm_up_plots()  # after the first batch: the worker processes exist by then
                 advance(n)
                 if done["n"] >= opts.games and "t" not in main_done:
                     main_done["t"] = time.perf_counter() - t0
@@ -190,21 +190,6 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
 
         files += write_outputs(out_dir, summary, game, spec)
     return Result(data.slug, data.title, summary, verdicts, files, seconds)
-
-
-def _warm_up_plots() -> None:
-    """Import matplotlib in a thread while the workers simulate: the report needs it at the end."""
-    import threading
-
-    def load():
-        try:
-            from . import report
-
-            report._plt()
-        except Exception:  # noqa: BLE001 - the report step imports it again and reports any problem
-            pass
-
-    threading.Thread(target=load, daemon=True).start()
 
 
 def _pairs(names):
@@ -357,12 +342,48 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         "static": static,
         "length": length,
         "outcome": outcome,
+        "drama": drama_summary(t, spec),
         "goals": goals,
         "rewards": rewards,
         "counts": dict(sorted(t.counts.items())),
         "cards": cards,
         "skill": {"matrix": matrix, "bots": list(SKILL_BOTS), "richness": richness},
         "failures": failures,
+    }
+
+
+def drama_summary(t: Tally, spec) -> dict | None:
+    """Lead changes, comebacks and when games were decided (see metrics.game_quality),
+    over the games that read their standings (the first ``DRAMA_GAMES`` of the
+    run); None when the rules engine reports no standings."""
+    if not t.q_games:
+        return None
+    n = t.q_decisive
+    return {
+        "standing": spec.standing,
+        "games": t.q_games,
+        "sample": f"the first {t.q_games:,} of {t.games:,} games" if t.q_games < t.games else "every game",
+        "lead_changes": {
+            **hist_summary(t.q_lead_changes),
+            "games_with_a_change": _rate(t.q_games - t.q_lead_changes[0], t.q_games),
+            "per_round": round(sum(k * c for k, c in t.q_lead_changes.items()) / t.q_transitions, 4)
+            if t.q_transitions else None,
+            "histogram": {str(k): v for k, v in sorted(t.q_lead_changes.items())},
+        },
+        "games_with_one_winner": n,
+        "comebacks": {
+            "winner_behind": _rate(t.q_behind_games, n),
+            "rounds_behind_share": round(t.q_behind_rows / t.q_rows, 4) if t.q_rows else None,
+            "winner_worst_place": {str(k): v for k, v in sorted(t.q_worst_place.items())},
+            "deficit_overcome": hist_summary(t.q_deficit, 0.1) if t.q_deficit else None,
+        },
+        "decided": {
+            "percent_of_game": hist_summary(t.q_decided) if t.q_decided else None,
+            "first_half": _rate(sum(c for k, c in t.q_decided.items() if k <= 50), n),
+            "led_throughout": _rate(t.q_wire, n),
+            "not_before_the_end": _rate(t.q_late, n),
+            "histogram": {str(k): v for k, v in sorted(t.q_decided.items())},
+        },
     }
 
 

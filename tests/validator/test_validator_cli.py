@@ -51,10 +51,10 @@ def test_validate_writes_every_file_and_passes_or_warns(data_copy):
     assert summary["verdict"] in ("PASS", "WARN")
     html = (folder / "report.html").read_text()
     assert html.count("<svg") >= 4 and "http" not in html.split("<svg")[0].replace("http-equiv", "")
-    for heading in ("Run record", "Static deck checks", "Game length", "Outcome", "Goals", "Rewards", "Cards",
-                    "Skill", "Failures"):
+    for heading in ("Run record", "Static deck checks", "Game length", "Outcome", "Lead and drama", "Goals",
+                    "Rewards", "Cards", "Skill", "Failures"):
         assert f"<h2>{heading}</h2>" in html
-    assert html.count("Bots are not people") == 9
+    assert html.count("Bots are not people") == 10
     assert "pnp validate" in result.output and "game length" in result.output
     assert not list(folder.glob(".*"))  # no temporary files left
 

@@ -64,6 +64,14 @@ def test_rules_options_keep_every_invariant(data_for, options):
         assert state.is_terminal()
 
 
+def test_refill_games_play_to_the_end(data_for):
+    """deck-exhaustion=refill keeps playing on an empty deck; later draws reshuffle the discard pile."""
+    game = get_spec("pyramid-scheme").make(data_for("pyramid-scheme"), 4, deck_exhaustion="refill")
+    for seed in range(20):
+        state, _ = play(game, 4000 + seed, ("random",) * 4, PlayOptions(strict=True))
+        assert state.is_terminal() and state.end in game.spec.end_reasons
+
+
 def test_legal_actions_are_sorted_unique_and_stable(data_for):
     game = get_spec("pyramid-scheme").make(data_for("pyramid-scheme"), 4)
     rng = random.Random(5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games.pyramid_scheme import OVER, PLACE, POLICE_PLACE, TAKE, TARGET, State
+from validator.games.pyramid_scheme import OVER, PLACE, POLICE_PLACE, RESET, TAKE, TARGET, State
 
 OTHER = [("f-guru", None)]
 DISPLAY = ["p05", "y05", "b05"]
@@ -178,6 +178,18 @@ def test_refill_reading_ends_only_when_a_slot_cannot_be_refilled(make_game):
     assert not s.is_terminal() and not s.deck
     s.apply_action(TAKE + 1)
     assert s.is_terminal() and s.end in ("deck", "deck-tie")
+
+
+def test_refill_reading_reshuffles_a_discard_pile_into_an_empty_deck(make_game):
+    """With the deck already empty, the next draw shuffles the discard pile into a new deck."""
+    g = make_game(2, deck_exhaustion="refill")
+    s = State.position(g, pyramids=[[F], OTHER], hands=[[], []], display=DISPLAY, deck=["g01"], unused="out")
+    s.apply_action(TAKE + 0)
+    assert not s.deck and not s.discard and not s.is_terminal()
+    s.apply_action(RESET)  # the display goes to the discard pile, and is drawn again from it
+    assert s.st_counts["reshuffles"] == 1 and not s.is_terminal()
+    assert sorted(g.designs[g.DESIGN[c]].id for c in s.display) == ["b05", "g01", "y05"]
+    s.check_invariants()
 
 
 def test_last_one_standing_ends_at_once(make_game):

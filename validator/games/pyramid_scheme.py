@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from pnp.errors import Problem
 
-from ..core import TERMINAL, GameSpec, IllegalAction, Param, RulesError, register
+from ..core import TERMINAL, GameSpec, IllegalAction, Param, RulesError, register, shuffle
 
 # ------------------------------------------------------------------ constants
 VICTIM, POLICE, FOUNDER = 0, 1, 2
@@ -59,6 +59,9 @@ ELIMINATION_CAUSES = {
     "actions": "could not do the 2 actions",
     "police": "could not place a police",
 }
+STANDING = ("the search bot's evaluation of a player's position: smart-asses + 1.5 per card with room for a police "
+            "below it (up to 3) + 0.3 per point of free room below cards + 2 per goal claimed + 0.5 per reset token "
+            "+ 0.5 per point the hand limit has risen")
 
 # Greedy's value of each reward word (per unit of its argument where it has one).
 REWARD_VALUE = {"hand": 4.0, "discard": 1.0, "reset": 3.0, "limit": 1.5, "pass": 2.0, "flip": 5.0,
@@ -102,6 +105,7 @@ SPEC = GameSpec(
     module=__name__,
     end_reasons=END_REASONS,
     elimination_causes=ELIMINATION_CAUSES,
+    standing=STANDING,
 )
 
 
@@ -315,7 +319,7 @@ class Pyramid:
         self.ccol = [0] * ncol
         self.nchild = [0]
         self.fchild = [0]
-        self.tok = [[]]
+        self.tok = [()]  # the limit tokens on each card (amounts)
         self.passed = []
         self.fxf = [0]  # colours (bits) of which one more victim below would meet the condition
         self.fxh = [0]  # colours (bits) of which one more victim below counts towards it
@@ -354,7 +358,7 @@ class Pyramid:
         p.ccol = self.ccol[:]
         p.nchild = self.nchild[:]
         p.fchild = self.fchild[:]
-        p.tok = [t[:] for t in self.tok]
+        p.tok = self.tok[:]
         p.passed = self.passed[:]
         p.fxf = self.fxf[:]
         p.fxh = self.fxh[:]
@@ -391,7 +395,7 @@ class Pyramid:
         self.ccol.extend([0] * self.ncol)
         self.nchild.append(0)
         self.fchild.append(0)
-        self.tok.append([])
+        self.tok.append(())
         self.fxf.append(0)
         self.fxh.append(0)
         self.nchild[v] += 1
@@ -480,8 +484,17 @@ class Pyramid:
             base = mask[p] if p >= 0 else 0
             mask[w] = base if flipped[w] else base | cbit[c]
 
+    def add_limit(self, v: int, amount: int) -> None:
+        """Put a +``amount`` limit token on node ``v``."""
+        self.tok[v] += (amount,)
+        self.limits += 1
+        if self.cap[v] >= 0:  # an unflipped police gets its room when it flips
+            self.cap[v] += amount
+
     def remove_leaf(self, g: PyramidScheme, u: int) -> int:
-        """Take a childless card out (trash a police); return the card."""
+        """Take a childless card out (trash a police) with its limit tokens; return the card."""
+        self.limits -= len(self.tok[u])
+        self.tok[u] = ()
         c = self.card[u]
         p = self.parent[u]
         self.cap[p] += g.NUM[c]
@@ -591,10 +604,10 @@ class State:
         n = g.players
         self._blank(n)
         deck = list(g.victims)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         self.deck = deck
         founders = list(g.founders)
-        rng.shuffle(founders)
+        shuffle(rng, founders)
         self.pyr = [Pyramid(len(g.colors), founders[p], g.NUM[founders[p]]) for p in range(n)]
         for p in range(n):
             d = g.DESIGN[founders[p]]
@@ -609,7 +622,7 @@ class State:
                     self.secret[p].add(c)
         self.display = [self._draw() for _ in range(g.display_size)]
         goals = list(range(len(g.goals)))
-        rng.shuffle(goals)
+        shuffle(rng, goals)
         self.goals_open = sorted(goals[:g.open_goals])
         self.box.extend(("goal", i) for i in goals[g.open_goals:])
         for p in range(n):
@@ -668,10 +681,7 @@ class State:
                     police_used.append(c)
                 for amount in tokens:
                     s.sup_limit[amount] -= 1
-                    pyr.tok[v].append(amount)
-                    pyr.limits += 1
-                    if pyr.cap[v] >= 0:
-                        pyr.cap[v] += amount
+                    pyr.add_limit(v, amount)
                 if flip:
                     pyr.flip(g, v)
             s.pyr.append(pyr)
@@ -751,7 +761,11 @@ class State:
         hand = self.hands[p]
         acts = []
         if len(hand) < self.limit[p]:
-            acts = [TAKE + i for i, c in enumerate(self.display) if c >= 0]
+            display = self.display
+            if -1 in display:  # a slot the deck could not refill
+                acts = [TAKE + i for i, c in enumerate(display) if c >= 0]
+            else:
+                acts = list(range(TAKE, TAKE + len(display)))
         real = bool(acts)
         if self.resets[p]:
             acts.append(RESET)
@@ -760,19 +774,16 @@ class State:
         nodes = range(len(cap))
         NUM, CBIT = g.NUM, g.CBIT
         base = PLACE
-        with_pass = self.passes[p] > 0
+        colour_rule = 0 if self.passes[p] > 0 else -1  # a colour pass lifts the colour rule
+        before = len(acts)
         for c in hand:
             n = NUM[c]
-            if with_pass:
-                places = [base + v for v in nodes if cap[v] >= n]
-            else:
-                b = CBIT[c]
-                places = [base + v for v in nodes if cap[v] >= n and not mask[v] & b]
-            if places:
-                acts.extend(places)
-                real = True
+            b = CBIT[c] & colour_rule
+            for v in nodes:
+                if cap[v] >= n and not mask[v] & b:
+                    acts.append(base + v)
             base += HSTRIDE
-        return acts, real
+        return acts, real or len(acts) > before
 
     def placement_error(self, p: int, c: int, v: int, use_pass: bool = False) -> str | None:
         """Why card ``c`` may not go directly below node ``v`` of player ``p``'s
@@ -903,6 +914,7 @@ class State:
         if not deck:
             if self.discard:
                 self._reshuffle()
+                deck = self.deck
             else:
                 self._finish_by_count()
                 return -1
@@ -918,7 +930,7 @@ class State:
     def _reshuffle(self) -> None:
         self.deck = self.discard
         self.discard = []
-        self.rng.shuffle(self.deck)
+        shuffle(self.rng, self.deck)
         self.st_counts["reshuffles"] += 1
         if self.log is not None:
             self._event(f"the discard pile ({len(self.deck)} victims) is shuffled into a new deck")
@@ -1116,9 +1128,7 @@ class State:
             v = a - TARGET
             amount = self.pending[2]
             self.sup_limit[amount] -= 1
-            pyr.tok[v].append(amount)
-            pyr.limits += 1
-            pyr.cap[v] += amount
+            pyr.add_limit(v, amount)
             self._rew(word, True)
             if self.log is not None:
                 self._event(f"P{p + 1} puts a +{amount} limit token on {g.card_label(pyr.card[v])}")
@@ -1129,8 +1139,6 @@ class State:
             v = a - TARGET
             for amount in pyr.tok[v]:
                 self.sup_limit[amount] += 1
-                pyr.limits -= 1
-            pyr.tok[v] = []
             c = pyr.remove_leaf(g, v)
             self.police.append(c)
             self._rew(word, True)
@@ -1148,7 +1156,11 @@ class State:
         self._resume()
 
     def _check_goals(self, p: int) -> None:
-        done = [gi for gi in self.goals_open if self.reserved.get(gi, p) == p and self.goal_met(p, gi)]
+        done = []
+        reserved = self.reserved
+        for gi in self.goals_open:
+            if (not reserved or reserved.get(gi, p) == p) and self.goal_met(p, gi):
+                done.append(gi)
         if not done:
             return
         g = self.g
@@ -1252,7 +1264,10 @@ class State:
         g = self.g
         for kind, n, col, num in g.goals[gi][1]:
             if kind == G_VICTIMS:
-                ok = pyr.victims(col, num) >= n
+                if col < 0:
+                    ok = (pyr.n_victims if num is None else pyr.by_number.get(num, 0)) >= n
+                else:
+                    ok = (pyr.by_color[col] if num is None else pyr.by_both.get((col, num), 0)) >= n
             elif kind == G_EACH_NUMBER:
                 ok = all(pyr.by_number.get(k) for k in g.numbers)
             elif kind == G_EACH_COLOR:
@@ -1291,12 +1306,12 @@ class State:
         s._near = None
         s.n = self.n
         s.alive = self.alive[:]
-        s.hands = [h[:] for h in self.hands]
-        s.secret = [set(x) for x in self.secret]
+        s.hands = list(map(list.copy, self.hands))
+        s.secret = list(map(set.copy, self.secret))
         s.limit = self.limit[:]
         s.resets = self.resets[:]
         s.passes = self.passes[:]
-        s.pyr = [p.copy() for p in self.pyr]
+        s.pyr = list(map(Pyramid.copy, self.pyr))
         s.deck = self.deck[:]
         s.display = self.display[:]
         s.discard = self.discard[:]
@@ -1308,7 +1323,7 @@ class State:
         s.sup_limit = dict(self.sup_limit)
         s.goals_open = self.goals_open[:]
         s.reserved = dict(self.reserved)
-        s.claimed = [c[:] for c in self.claimed]
+        s.claimed = list(map(list.copy, self.claimed))
         s.start = self.start
         s.turn_player = self.turn_player
         s.cur = self.cur
@@ -1347,7 +1362,7 @@ class State:
                     if c in s.secret[q]:
                         pool.append(c)
                         slots.append((q, i))
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for q, i in slots:
             s.secret[q].discard(s.hands[q][i])
         for q, i in slots:
@@ -1579,11 +1594,11 @@ class State:
         """A score per legal action for the greedy bot: flip, finish goals, keep
         capacity.  Reads only what the deciding player may see."""
         ph = self.phase
+        if ph == MAIN:
+            return self._score_main(actions)
         p = self.cur
         g = self.g
         pyr = self.pyr[p]
-        if ph == MAIN:
-            return self._score_main(actions)
         if ph == ENDTURN:
             return [-1.0 if a == RESET else 0.0 for a in actions]
         if ph == OFFER:
@@ -1636,8 +1651,13 @@ class State:
         return False
 
     def _police_spots(self, pyr: Pyramid) -> int:
+        """Cards with room for a police below them."""
         n = self.g.police_number
-        return sum(1 for k in pyr.cap if k >= n)
+        spots = 0
+        for k in pyr.cap:
+            if k >= n:
+                spots += 1
+        return spots
 
     def _score_police(self, pyr: Pyramid, v: int) -> float:
         g = self.g
@@ -1658,17 +1678,20 @@ class State:
         hand = self.hands[p]
         NUM, CBIT, NEED_TOTAL, RVAL = g.NUM, g.CBIT, g.NEED_TOTAL, g.RVAL
         cap, mask, cards, nvict, fxf, fxh = pyr.cap, pyr.mask, pyr.card, pyr.nvict, pyr.fxf, pyr.fxh
-        spots = self._police_spots(pyr)
         pn = g.police_number
-        open_goals = self._near_goals(p)
+        if max(actions) >= PLACE:  # placements are judged by these, takes are not
+            spots = self._police_spots(pyr)
+            open_goals = self._near_goals(p)
         out = []
-        any_placeable = None
-        last_h = -1
+        base = -HSTRIDE  # PLACE + HSTRIDE * the hand index of the card being placed
+        stuck = None  # whether no card of the hand can be placed: found out when it matters
+        nodes = None  # set at the first take, with the rest of what takes are judged by
         for a in actions:
             if a >= PLACE:
-                h, v = divmod(a - PLACE, HSTRIDE)
-                if h != last_h:
-                    last_h = h
+                v = a - base
+                if not 0 <= v < HSTRIDE:  # the next card of the hand
+                    h, v = divmod(a - PLACE, HSTRIDE)
+                    base = a - v
                     c = hand[h]
                     n = NUM[c]
                     b = CBIT[c]
@@ -1696,27 +1719,33 @@ class State:
                 out.append(sc)
             elif a == RESET:
                 out.append(-3.0)
-            else:  # take
+            else:  # take: worth what the card would do in its best spot (flip the card above, help it, fit)
+                if nodes is None:
+                    nodes = range(len(cap))
+                    colour_rule = 0 if self.passes[p] else -1  # a colour pass lifts the colour rule
+                    fills_hand = len(hand) + 1 >= self.limit[p]
+                    room_left = self.actions_left > 1 or len(hand) < self.limit[p] - 1
                 c = self.display[a - TAKE]
-                if any_placeable is None:
-                    any_placeable = any(self._placeable(p, x) for x in hand)
                 n = NUM[c]
                 b = CBIT[c]
-                free = 0 if self.passes[p] else b
+                free = b & colour_rule
                 sc = 0.5 + 0.15 * n
                 best = None
-                for v in range(len(cap)):
+                for v in nodes:
                     if cap[v] >= n and not mask[v] & free:
                         val = 6.0 + 0.5 * RVAL[cards[v]] if fxf[v] & b else (1.5 if fxh[v] & b else 0.0)
                         if best is None or val > best:
                             best = val
                 if best is None:
                     sc -= 4.0
-                    if len(hand) + 1 >= self.limit[p] and not any_placeable:
-                        sc -= 30.0
+                    if fills_hand:
+                        if stuck is None:
+                            stuck = not any(self._placeable(p, x) for x in hand)
+                        if stuck:
+                            sc -= 30.0
                 else:
                     sc += best
-                    if self.actions_left > 1 or len(hand) < self.limit[p] - 1:
+                    if room_left:
                         sc += 0.5
                 out.append(sc)
         return out
@@ -1733,8 +1762,9 @@ class State:
             return hit[1]
         g = self.g
         out = []
+        reserved = self.reserved
         for gi in self.goals_open:
-            if self.reserved.get(gi, p) != p:
+            if reserved and reserved.get(gi, p) != p:
                 continue
             near = True
             for kind, n, col, num in g.goals[gi][1]:
@@ -1783,8 +1813,11 @@ class State:
             ok = True
             for kind, n, gcol, gnum in g.goals[gi][1]:
                 if kind == G_VICTIMS:
-                    m = pyr.victims(gcol, gnum) + ((gcol < 0 or gcol == col) and (gnum is None or gnum == num))
-                    ok = m >= n
+                    if gcol < 0:
+                        m = pyr.n_victims if gnum is None else pyr.by_number.get(gnum, 0)
+                    else:
+                        m = pyr.by_color[gcol] if gnum is None else pyr.by_both.get((gcol, gnum), 0)
+                    ok = m + ((gcol < 0 or gcol == col) and (gnum is None or gnum == num)) >= n
                 elif kind == G_EACH_NUMBER:
                     ok = all(pyr.by_number.get(k) or k == num for k in g.numbers)
                 elif kind == G_EACH_COLOR:
@@ -1847,27 +1880,59 @@ class State:
                 fr.append(pyr.f_police / n)
         return min(1.0, min(fr)) if fr else 0.0
 
+    def _assets(self, q: int) -> tuple[int, int, int, int, int, int]:
+        """What a position is worth to player ``q``: smart-asses, cards with room
+        for a police (counted up to 3), free room below cards, goals claimed,
+        reset tokens, and how far the hand limit has risen."""
+        pyr = self.pyr[q]
+        n = self.g.police_number
+        spots = room = 0
+        for k in pyr.cap:
+            if k >= n:
+                spots += 1
+            if k > 0:
+                room += k
+        return (pyr.flips, min(spots, 3), room, len(self.claimed[q]), self.resets[q],
+                self.limit[q] - self.g.hand_limit)
+
+    def _strength(self, q: int) -> float:
+        flips, spots, room, goals, resets, hand = self._assets(q)
+        return 1.0 * flips + 1.5 * spots + 0.3 * room + 2.0 * goals + 0.5 * resets + 0.5 * hand
+
     def evaluate(self, p: int) -> float:
-        """Value of the position for player ``p`` in [0, 1] (search leaves)."""
+        """Value of the position for player ``p`` in [0, 1] (search leaves): its
+        strength against the strongest opponent's, around a fair share."""
         if self.phase == OVER:
             r = self.returns()
             return r[p] if self.winners else 1.0 / self.n
         if not self.alive[p]:
             return 0.0
-        alive = [q for q in range(self.n) if self.alive[q]]
-
-        def strength(q: int) -> float:
-            pyr = self.pyr[q]
-            spots = self._police_spots(pyr)
-            return (1.0 * pyr.flips + 1.5 * min(spots, 3) + 0.3 * sum(max(k, 0) for k in pyr.cap)
-                    + 2.0 * len(self.claimed[q]) + 0.5 * self.resets[q] + 0.5 * (self.limit[q] - self.g.hand_limit))
-
-        mine = strength(p)
-        others = [strength(q) for q in alive if q != p]
-        best_other = max(others) if others else 0.0
-        x = (mine - best_other) / 10.0
-        share = 1.0 / len(alive)
+        mine = self._strength(p)
+        best_other = None
+        alive = 0
+        for q in range(self.n):
+            if self.alive[q]:
+                alive += 1
+                if q != p:
+                    other = self._strength(q)
+                    if best_other is None or other > best_other:
+                        best_other = other
+        x = (mine - (best_other or 0.0)) / 10.0
+        share = 1.0 / alive
         return max(0.01, min(0.99, share + x * share))
+
+    def standings(self) -> list[int | None]:
+        """Each player's standing for the report's lead and drama figures: the
+        strength :meth:`evaluate` compares, in tenths (an exact integer), None
+        for a player who is out.  Reading it changes nothing."""
+        out = []
+        for q in range(self.n):
+            if self.alive[q]:
+                flips, spots, room, goals, resets, hand = self._assets(q)
+                out.append(10 * flips + 15 * spots + 3 * room + 20 * goals + 5 * resets + 5 * hand)
+            else:
+                out.append(None)
+        return out
 
 
 # ------------------------------------------------------------------ static checks
