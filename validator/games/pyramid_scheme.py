@@ -1027,6 +1027,24 @@ class State:
         if effect:
             r[1] += 1
 
+    def _take_token(self, p: int, word: str) -> None:
+        """A reset or colour-pass reward: one token from the supply, if one is left."""
+        if word == "reset":
+            taken = self.sup_reset > 0
+            if taken:
+                self.sup_reset -= 1
+                self.resets[p] += 1
+        else:
+            taken = self.sup_pass > 0
+            if taken:
+                self.sup_pass -= 1
+                self.passes[p] += 1
+        self._rew(word, taken)
+        if not taken:
+            self.st_counts[f"{word}_short"] += 1
+        elif self.log is not None:
+            self._event(f"P{p + 1} takes a {'reset' if word == 'reset' else 'colour pass'} token")
+
     def _reward(self, word: str, arg: int) -> bool:
         """Resolve one reward of the turn player; True when a decision is pending."""
         p = self.turn_player
@@ -1038,27 +1056,8 @@ class State:
             if self.log is not None:
                 self._event(f"P{p + 1}'s hand limit rises to {self.limit[p]}")
             return False
-        if word == "reset":
-            if self.sup_reset:
-                self.sup_reset -= 1
-                self.resets[p] += 1
-                self._rew(word, True)
-                if self.log is not None:
-                    self._event(f"P{p + 1} takes a reset token")
-            else:
-                self._rew(word, False)
-                self.st_counts["reset_short"] += 1
-            return False
-        if word == "pass":
-            if self.sup_pass:
-                self.sup_pass -= 1
-                self.passes[p] += 1
-                self._rew(word, True)
-                if self.log is not None:
-                    self._event(f"P{p + 1} takes a colour pass token")
-            else:
-                self._rew(word, False)
-                self.st_counts["pass_short"] += 1
+        if word == "reset" or word == "pass":
+            self._take_token(p, word)
             return False
         if word == "limit":
             targets = []
