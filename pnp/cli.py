@@ -83,13 +83,21 @@ def check(games, data):
     from .sheets import load_project
 
     project = load_project(data, list(games) or None)
-    problems = list(project.warnings) + [p for g in project.games.values() for p in deck_checks(g)]
+    # each game's problems: its rows' and templates' warnings, then its deck checks
+    by_game = {}
+    for slug, game in project.games.items():
+        rows = {(c.sheet, c.row) for c in game.cards}
+        own = [p for p in project.warnings
+               if (p.file, p.row) in rows or p.file.startswith(f"templates/{slug}/")]
+        by_game[slug] = own + deck_checks(game)
+    mine = {id(p) for found in by_game.values() for p in found}
+    problems = [p for p in project.warnings if id(p) not in mine] + [p for f in by_game.values() for p in f]
     report_problems(sorted(problems))
     table = Table(title="pnp check", title_justify="left")
     for col in ("game", "decks", "designs", "components", "warnings"):
         table.add_column(col, justify="right" if col != "game" else "left")
     for slug, game in project.games.items():
-        warns = [p for p in problems if not p.is_error and _game_of(p, game)]
+        warns = [p for p in by_game[slug] if not p.is_error]
         table.add_row(slug, str(len({c.deck for c in game.cards})), str(len(game.cards)),
                       str(sum(c.count for c in game.cards)), str(len(warns)))
     out.print(table)
@@ -98,11 +106,6 @@ def check(games, data):
         err.print(f"{len(errors)} error(s).")
         sys.exit(1)
     out.print("All sheets are fine." if not problems else f"No errors, {len(problems)} warning(s).")
-
-
-def _game_of(problem: Problem, game) -> bool:
-    rows = {(c.sheet, c.row) for c in game.cards}
-    return (problem.file, problem.row) in rows or problem.file.startswith(f"templates/{game.slug}/")
 
 
 @main.command()
