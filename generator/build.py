@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnp.errors import InputErrors, Problem, Problems
-from pnp.sheets import Card, Game
+from model.atomic import write_files
+from model.errors import InputErrors, Problem, Problems
+from model.sheets import Card, Game
 
 from .layout import DUPLEX_MODES, Sheet, back_marks, back_slots, grid
 from .pdf import Page, Placement, SheetWriter, new_canvas
@@ -62,25 +61,6 @@ class Rendered:
     back: str | None
 
 
-def write_atomic(files: dict[Path, bytes]) -> None:
-    """Write every file to a temporary name first, then rename them all."""
-    temps = []
-    try:
-        for path, data in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o644)
-            temps.append((tmp, path))
-        for tmp, path in temps:
-            os.replace(tmp, path)
-    finally:
-        for tmp, _ in temps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-
-
 def chunks(items: list, n: int) -> list[list]:
     return [items[i:i + n] for i in range(0, len(items), n)] or [[]]
 
@@ -91,7 +71,7 @@ PARALLEL_MIN_DESIGNS = 200  # below this, worker processes cost more than they s
 def content_hash(game: Game, options: BuildOptions) -> str:
     """A short hash of everything that is printed: the rows, the game's template
     folder, the generator's own templates, the tool version and the options."""
-    from pnp import __version__
+    from model import __version__
 
     h = hashlib.sha256(__version__.encode())
     for card in game.select(options.expansions):
@@ -291,7 +271,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
 
 def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
     """Write every file at once; drop a backs file left over from an earlier --duplex none."""
-    write_atomic(files)
+    write_files(files)
     for r in results:
         folder = r.files[0].parent
         stale = folder / f"{r.game}-backs.pdf"

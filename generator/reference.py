@@ -19,8 +19,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate,
                                 Spacer, Table, TableStyle)
 
-from pnp.errors import Problems
-from pnp.sheets import Game
+from model.errors import Problems
+from model.sheets import Game
 
 from .fonts import DEFAULT_FONT, face, register_fonts
 from .layout import page_size

@@ -16,9 +16,9 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from pnp.errors import Problems
-from pnp.manifest import Deck, Manifest
-from pnp.sheets import Card
+from model.errors import Problems
+from model.manifest import Deck, Manifest
+from model.sheets import Card
 
 from . import icons, nets
 from .fonts import face, register_fonts

@@ -1,3 +1,6 @@
-"""Pyramid print-and-play toolchain: the shared spreadsheet model and the command line."""
+"""The ``pnp`` command line: the top layer, a thin shell over ``generator``,
+``validator`` and the spreadsheet model in ``model``.  Nothing imports it."""
 
-__version__ = "0.1.0"
+from model import __version__
+
+__all__ = ["__version__"]

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .errors import InputErrors, PnpError, Problem
+from model.errors import InputErrors, PnpError, Problem
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
@@ -80,7 +80,7 @@ def check(games, data):
     a rules engine, the deck itself (conditions no arrangement can meet ...)."""
     from validator.core import deck_checks
 
-    from .sheets import load_project
+    from model.sheets import load_project
 
     project = load_project(data, list(games) or None)
     # each game's problems: its rows' and templates' warnings, then its deck checks
@@ -126,7 +126,7 @@ def build(games, data, page, out_dir, duplex, back_offset, expansions):
 
     from generator.build import BuildOptions, build_games
 
-    from .sheets import load_project
+    from model.sheets import load_project
 
     start = time.perf_counter()
     offset = _parse_offset(back_offset)

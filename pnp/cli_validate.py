@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .errors import PnpError
+from model.errors import PnpError
 
 
 def _explicit(ctx: click.Context, name: str) -> bool:
@@ -55,7 +55,7 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
     from validator.core import get_spec, has_rules
     from validator.thresholds import load_thresholds
 
-    from .sheets import load_project
+    from model.sheets import load_project
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.errors import InputErrors
-from pnp.sheets import load_project
+from model.errors import InputErrors
+from model.sheets import load_project
 
 REPO = Path(__file__).resolve().parents[1]
 COMMON = {"game", "deck", "id", "name", "count", "color", "number", "symbol", "requires", "effect", "text",

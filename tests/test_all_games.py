@@ -5,7 +5,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from pnp.sheets import load_project
+from model.sheets import load_project
 
 from test_pdf import _fonts
 

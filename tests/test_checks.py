@@ -1,7 +1,7 @@
 """Counts against the rulebook, per box."""
 
-from pnp.checks import static_checks
-from pnp.sheets import load_project
+from model.checks import static_checks
+from model.sheets import load_project
 
 from helpers import copy_game, find_row, set_cell
 

@@ -1,6 +1,6 @@
 import pytest
 
-from pnp.lang import LangError, Language, WordSpec
+from model.lang import LangError, Language, WordSpec
 
 
 @pytest.fixture

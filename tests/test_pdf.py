@@ -6,8 +6,8 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.layout import back_slots, grid
-from pnp.errors import InputErrors
-from pnp.sheets import load_project
+from model.errors import InputErrors
+from model.sheets import load_project
 
 from helpers import copy_game, find_row, set_cell
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from pnp.errors import PnpError
-from pnp.sheets import load_project
+from model.errors import PnpError
+from model.sheets import load_project
 
 from helpers import REPO, copy_game, errors_of, find_row, read_rows, set_cell, write_rows
 

@@ -113,7 +113,7 @@ def make_bot(name: str, rng: random.Random) -> Bot:
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
     """``greedy`` (every seat) or ``greedy,random,random,search`` (one per player)."""
-    from pnp.errors import PnpError
+    from model.errors import PnpError
 
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:

@@ -3,7 +3,7 @@ modules, and seed derivation.
 
 A rules module (one per game under ``validator/games/``) registers a
 :class:`GameSpec` on import.  Its ``Game`` is built from the shared spreadsheet
-model (``pnp.sheets.Game``) plus rules options, is picklable (worker processes
+model (``model.sheets.Game``) plus rules options, is picklable (worker processes
 receive it), and makes states::
 
     state = game.new_initial_state(rng)      # rng: a random.Random the runner owns
@@ -24,7 +24,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pnp.errors import PnpError
+from model.errors import PnpError
 
 TERMINAL = -4  # current_player() of a finished game, as in OpenSpiel
 
@@ -81,7 +81,7 @@ class GameSpec:
     min_players: int
     max_players: int
     params: dict[str, Param]
-    make: Callable[..., Any]  # make(data: pnp.sheets.Game, players: int, **options) -> Game
+    make: Callable[..., Any]  # make(data: model.sheets.Game, players: int, **options) -> Game
     module: str = ""
     end_reasons: dict[str, str] = field(default_factory=dict)  # code -> sentence for the report
     elimination_causes: dict[str, str] = field(default_factory=dict)
@@ -131,8 +131,8 @@ def has_rules(slug: str) -> bool:
 def deck_checks(data) -> list:
     """Static checks of one game's deck: the rules module's when the game has one
     (they include the sheet checks), else the sheet checks alone."""
-    from pnp.checks import static_checks
-    from pnp.sheets import Project
+    from model.checks import static_checks
+    from model.sheets import Project
 
     if has_rules(data.slug):
         module = importlib.import_module(get_spec(data.slug).module)

@@ -8,10 +8,9 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
+from model.atomic import write_file
 
 CAVEAT = "Bots are not people: read these figures as the deck's tendencies under simple, tireless play."
 
@@ -40,22 +39,6 @@ nav a{margin-right:12px;font-size:.88rem}
 
 
 # ------------------------------------------------------------------ files
-def _atomic_write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
-
-
 def _csv_text(header: list[str], rows: list[list]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -66,16 +49,16 @@ def _csv_text(header: list[str], rows: list[list]) -> str:
 
 def write_outputs(out_dir: Path, summary: dict, game, spec) -> list[Path]:
     files = []
-    files.append(_atomic_write(out_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n"))
+    files.append(write_file(out_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n"))
     card_cols = ["id", "name", "deck", "color", "number", "requires", "effect", "drawn", "placed", "flipped",
                  "placed_per_game", "flip_rate", "player_games_placed", "win_rate_placed", "win_rate_not_placed",
                  "win_diff", "diff_low", "diff_high", "dead"]
-    files.append(_atomic_write(out_dir / "cards.csv", _csv_text(
+    files.append(write_file(out_dir / "cards.csv", _csv_text(
         card_cols, [["" if c[k] is None else c[k] for k in card_cols] for c in summary["cards"]])))
     goal_cols = ["id", "name", "requires", "dealt", "claimed", "rate", "low", "high", "mean_turn"]
-    files.append(_atomic_write(out_dir / "goals.csv", _csv_text(
+    files.append(write_file(out_dir / "goals.csv", _csv_text(
         goal_cols, [["" if g[k] is None else g[k] for k in goal_cols] for g in summary["goals"]])))
-    files.append(_atomic_write(out_dir / "report.html", render_html(summary)))
+    files.append(write_file(out_dir / "report.html", render_html(summary)))
     return files
 
 

@@ -18,7 +18,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from pnp.errors import PnpError
+from model.errors import PnpError
 
 from .bots import make_bot
 from .core import derive_seed

@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.errors import PnpError
+from model.errors import PnpError
 
 #: section -> key -> (default, help)
 DEFAULTS: dict[str, dict[str, tuple]] = {

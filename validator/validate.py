@@ -9,15 +9,14 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnp import __version__
-from pnp.errors import PnpError, Problem
+from model import __version__
+from model.atomic import AtomicFile
+from model.errors import PnpError, Problem
 
 from .bots import parse_bots
 from .core import get_spec
@@ -209,27 +208,18 @@ class _GamesWriter:
     def __init__(self, path: Path):
         import csv
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        fd, self.tmp = tempfile.mkstemp(prefix=".games-", suffix=".csv", dir=path.parent)
-        self.fh = os.fdopen(fd, "w", newline="", encoding="utf-8")
-        self.csv = csv.writer(self.fh, lineterminator="\n")
+        self.file = AtomicFile(path)
+        self.csv = csv.writer(self.file.fh, lineterminator="\n")
         self.csv.writerow(GAMES_CSV_HEADER)
 
     def write(self, rows) -> None:
         self.csv.writerows(rows)
 
     def commit(self) -> Path:
-        self.fh.close()
-        os.replace(self.tmp, self.path)
-        return self.path
+        return self.file.commit()
 
     def abort(self) -> None:
-        self.fh.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
+        self.file.abort()
 
 
 # ------------------------------------------------------------------ summary

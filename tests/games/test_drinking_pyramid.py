@@ -8,7 +8,7 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.layout import grid
-from pnp.sheets import load_project
+from model.sheets import load_project
 
 from helpers import errors_of, find_row, set_cell
 

@@ -13,8 +13,8 @@ from generator import nets
 from generator.build import BuildOptions, build_game
 from generator.layout import grid
 from generator.render import Renderer
-from pnp.errors import InputErrors, Problems
-from pnp.sheets import load_project
+from model.errors import InputErrors, Problems
+from model.sheets import load_project
 
 from helpers import copy_game, find_row, set_cell
 

@@ -9,8 +9,8 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.layout import grid
-from pnp.errors import InputErrors
-from pnp.sheets import load_project
+from model.errors import InputErrors
+from model.sheets import load_project
 
 from helpers import copy_game, find_row, set_cell
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.sheets import load_project
+from model.sheets import load_project
 from validator.core import get_spec
 
 

@@ -17,7 +17,7 @@ CASES = [(slug, players) for slug in MODULES for players in range(get_spec(slug)
 
 @pytest.fixture(scope="module")
 def data_for(project_root):
-    from pnp.sheets import load_project
+    from model.sheets import load_project
 
     project = load_project(project_root, list(MODULES))
     return lambda slug: project.games[slug]

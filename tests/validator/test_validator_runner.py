@@ -85,7 +85,7 @@ def test_dask_cluster_gives_the_local_result(ps_data, local_runs, tmp_path):
 
 def test_unreachable_scheduler_is_one_clear_error(ps_data, tmp_path):
     pytest.importorskip("distributed")
-    from pnp.errors import PnpError
+    from model.errors import PnpError
 
     with pytest.raises(PnpError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         validate_game(ps_data, Options(games=5, scheduler="tcp://127.0.0.1:9", skill_games=0, out=tmp_path,

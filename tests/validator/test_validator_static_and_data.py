@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from pnp.lang import Expr, Term
-from pnp.sheets import Game
+from model.lang import Expr, Term
+from model.sheets import Game
 from validator.core import RulesError, get_spec
 from validator.games.pyramid_scheme import static_checks
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pnp.errors import Problem
+from model.errors import Problem
 
 from ..core import TERMINAL, GameSpec, IllegalAction, Param, RulesError, register, shuffle
 
@@ -1939,8 +1939,8 @@ def static_checks(data, players: int = 4) -> list[Problem]:
     """Deck checks before any simulation: counts against the rulebook, colour and
     number distributions, conditions and goals no arrangement can ever meet,
     rewards whose tokens do not exist."""
-    from pnp.checks import static_checks as sheet_checks
-    from pnp.sheets import Project
+    from model.checks import static_checks as sheet_checks
+    from model.sheets import Project
 
     out: list[Problem] = []
     for p in sheet_checks(Project(root=None, games={data.slug: data}, problems=None)):
