@@ -73,3 +73,26 @@ class Problems:
     def raise_if_errors(self) -> None:
         if self.errors:
             raise InputErrors(self.errors)
+
+
+# ------------------------------------------------------------------ the validator's named errors
+class RulesError(PnpError):
+    """The data asks for something a rules engine cannot do (e.g. an unknown word)."""
+
+
+class NoRulesEngine(PnpError):
+    """A game without a rules engine yet."""
+
+
+class IllegalAction(PnpError):
+    """An action that is not legal in the position; the message shows both."""
+
+
+class InvariantViolation(PnpError):
+    """``--strict`` found a broken rule or a lost component."""
+
+    def __init__(self, slug: str, seed: int, step: int, message: str, players: int, bots: tuple[str, ...]):
+        self.seed, self.step = seed, step
+        bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
+        super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
+                         f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")

@@ -1,0 +1,54 @@
+"""Chance: every random event of a game is resolved from the generator the runner owns.
+
+The runner makes one :class:`Chance` per game from the game's seed and hands
+it to ``Game.new_initial_state``; rules code draws only from it (never from the
+``random`` module), so one seed replays one game exactly, and a search bot's
+determinized copy gets a ``Chance`` of its own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+def shuffle(rng, x: list) -> None:
+    """Shuffle ``x`` in place with ``rng`` (a ``random.Random``).
+
+    Fisher-Yates drawing exactly what CPython's ``random.shuffle`` draws, so it
+    gives the same order for the same generator state; written out so that a
+    shuffle is one Python call rather than one per card, and so games do not
+    depend on how a future Python shuffles.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+class Chance(random.Random):
+    """A seeded generator with the draws rules need.  It *is* a ``random.Random``
+    (so existing code that takes an ``rng`` keeps working); the methods below are
+    the vocabulary rules code should use."""
+
+    def shuffled(self, x: list) -> list:
+        """Shuffle ``x`` in place (see :func:`shuffle`) and return it."""
+        shuffle(self, x)
+        return x
+
+    def draw(self, n: int) -> int:
+        """A uniform index in ``range(n)``: one card from a pile of ``n``."""
+        return self.randrange(n)
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of ``items`` uniformly."""
+        return items[self.randrange(len(items))]
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p``."""
+        return self.random() < p

@@ -1,0 +1,137 @@
+"""What an engine declares about itself: the spec the registry, runner, metrics,
+report and command line read.  One per engine package, built at import."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from model.errors import PnpError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rules option: a documented switch with a default (``--rule KEY=VALUE``)."""
+
+    default: Any
+    help: str
+    choices: tuple = ()
+
+    def parse(self, name: str, raw: str):
+        """The option's value from a command-line string ``raw``."""
+        d = self.default
+        if isinstance(d, bool):
+            low = raw.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise PnpError(f"rules option {name}: '{raw}' is not true or false")
+        if isinstance(d, int):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise PnpError(f"rules option {name}: '{raw}' is not a whole number") from None
+            if value < 0:
+                raise PnpError(f"rules option {name}: {value} must be 0 or more")
+            return value
+        if isinstance(d, float):
+            try:
+                return float(raw)
+            except ValueError:
+                raise PnpError(f"rules option {name}: '{raw}' is not a number") from None
+        if self.choices and raw not in self.choices:
+            raise PnpError(f"rules option {name}: '{raw}' is not one of {', '.join(self.choices)}")
+        return raw
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section of report.html an engine adds: an anchor, a title, one line
+    saying what to look for, and the HTML body (already escaped)."""
+
+    anchor: str
+    title: str
+    look: str
+    body: str
+
+
+class StatsExtension(Protocol):
+    """An engine's own statistics over many games (per-card usage, fees, sips ...).
+
+    Like the generic tally it holds only counts, so ``merge`` is exact and
+    order-free and the figures are the same for any worker count."""
+
+    def add(self, record, bots: tuple[str, ...]) -> None: ...
+
+    def merge(self, other: "StatsExtension") -> None: ...
+
+    def summarize(self, game, tally, th) -> dict:
+        """Keys added to summary.json (beside the generic ones)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """An engine's judgement for the generic bots: ``scores(observation, actions)``
+    rates each action for the greedy bot (higher is better); ``evaluate(state,
+    player)`` rates a (determinized) position for the search bot."""
+
+    scores: Callable[[Any, list[int]], list[float]]
+    evaluate: Callable[[Any, int], float]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the rest of the validator needs to know about an engine."""
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    params: dict[str, Param]
+    make: Callable[..., Any]  # make(data: model.sheets.Game, players: int, **options) -> kit Game
+    package: str = ""  # the engine's package (hashed into the rules hash with the kit)
+    end_reasons: dict[str, str] = field(default_factory=dict)  # code -> sentence for the report
+    elimination_causes: dict[str, str] = field(default_factory=dict)
+    standing: str = ""  # what State.standings() measures, for the lead and drama figures
+    score_name: str = "score"  # games.csv's column of the final per-player values
+    counters: dict[str, str] = field(default_factory=dict)  # per-game counter -> what it counts
+    per_player: dict[str, str] = field(default_factory=dict)  # per-player counter -> what it counts
+    stalls: tuple[str, ...] = ("turn-cap", "loop", "stuck")  # end reasons that mean "no result"
+    static_checks: Callable[..., list] | None = None  # static_checks(data, players) -> [Problem]
+    heuristic: Heuristic | None = None  # for the generic greedy and search bots
+    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # engine's own bots: name -> factory(rng)
+    stats: Callable[[], StatsExtension] | None = None  # a fresh stats extension
+    sections: Callable[[dict], list[ReportSection]] | None = None  # report sections from summary.json
+    verdicts: Callable[[dict, Any], list] | None = None  # extra verdicts from (summary, thresholds)
+    thresholds: dict[str, dict[str, tuple]] = field(default_factory=dict)  # section -> key -> (default, help)
+    time: dict[str, float] = field(default_factory=dict)  # time model defaults: seconds_per_turn ...
+    csv_files: Callable[[dict], dict[str, tuple[list, list]]] | None = None  # name -> (header, rows)
+
+    @property
+    def module(self) -> str:
+        return self.package
+
+    def options(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+        values = {k: p.default for k, p in self.params.items()}
+        for k, v in (overrides or {}).items():
+            if k not in self.params:
+                raise PnpError(f"unknown rules option '{k}' for {self.slug}; known: {', '.join(sorted(self.params))}")
+            values[k] = v
+        return values
+
+    def parse_options(self, pairs: list[str]) -> dict[str, Any]:
+        """``["key=value", ...]`` from the command line into typed option values."""
+        out = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            key = key.strip().replace("_", "-")
+            name = key.replace("-", "_")
+            if not sep:
+                raise PnpError(f"--rule '{pair}' is not KEY=VALUE")
+            if name not in self.params:
+                known = ", ".join(sorted(k.replace("_", "-") for k in self.params))
+                raise PnpError(f"unknown rules option '{key}' for {self.slug}; known: {known}")
+            out[name] = self.params[name].parse(key, raw.strip())
+        return out
