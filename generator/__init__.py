@@ -1,5 +1,11 @@
 """Spreadsheets -> SVG -> reportlab PDFs.  Knows no game by name: every game is
-a manifest, rows in the sheets and Jinja2 templates under templates/<slug>/."""
+a manifest, rows in the sheets and Jinja2 templates under templates/<slug>/.
+
+Stages: ``designs`` renders each design once (``render``: Jinja2 -> SVG ->
+drawing; ``keys``: the per-design key; ``cache``: the drawing-store contract);
+``targets`` turn the rendered game into files (card sheets via ``layout`` and
+``pdf``, the reference sheet via ``reference``); ``build`` runs both and is the
+only writer.  Imports only ``model`` and third-party libraries."""
 
 from reportlab import rl_config as _rl_config
 

@@ -1,4 +1,5 @@
-"""Reference sheets: a game's ``reference.xml.j2`` rendered to a PDF with platypus.
+"""Reference sheets: a game's ``reference.xml.j2`` rendered to a PDF with platypus
+(made by the ``reference`` target, ``targets/reference.py``).
 
 The template produces a small XML document (see docs/format.md, "Reference
 sheets"): headings, paragraphs with reportlab's inline markup, lists, tables,
@@ -79,9 +80,9 @@ class DrawingFlowable(Flowable):
 
 
 class ReferenceBuilder:
-    def __init__(self, game: Game, options, problems: Problems, cache: DrawingCache):
+    def __init__(self, game: Game, expansions: set[str] | None, problems: Problems, cache: DrawingCache):
         self.game = game
-        self.options = options
+        self.expansions = expansions
         self.problems = problems
         self.cache = cache
         self.manifest = game.manifest
@@ -95,7 +96,7 @@ class ReferenceBuilder:
         out = []
         grand = 0
         expected_total = 0
-        cards = self.game.select(self.options.expansions)
+        cards = self.game.select(self.expansions)
         for name, deck in self.manifest.decks.items():
             rows = [c for c in cards if c.deck == name]
             if not rows:
@@ -111,7 +112,7 @@ class ReferenceBuilder:
                 data.append([Paragraph(_xml(str(v)), st["cell"]) for v in vals])
             total = sum(c.count for c in rows)
             grand += total
-            expected = self.manifest.expected(name, self.options.expansions)
+            expected = self.manifest.expected(name, self.expansions)
             expected_total += expected or 0
             if expected is None:
                 verdict = ""
@@ -262,14 +263,16 @@ def _widths(n: int, middle: int) -> list[float]:
     return fixed[:n]
 
 
-def build_reference(game: Game, options, problems: Problems, cache: DrawingCache, digest: str) -> tuple[bytes, int]:
-    """The reference PDF bytes and its page count."""
+def build_reference(game: Game, expansions: set[str] | None, page: str, problems: Problems, cache: DrawingCache,
+                    digest: str) -> tuple[bytes | None, int]:
+    """The reference PDF bytes and its page count; (None, 0) when ``problems``
+    has errors (the template's, or earlier ones)."""
     register_fonts()
-    rb = ReferenceBuilder(game, options, problems, cache)
+    rb = ReferenceBuilder(game, expansions, problems, cache)
     story = []
     if game.manifest.reference:
-        xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(options.expansions),
-                              decks={name: game.deck(name, options.expansions) for name in game.manifest.decks},
+        xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
+                              decks={name: game.deck(name, expansions) for name in game.manifest.decks},
                               languages=game.manifest.languages)
         if xml is not None:
             try:
@@ -281,8 +284,9 @@ def build_reference(game: Game, options, problems: Problems, cache: DrawingCache
                 story = rb.flowables(root)
     else:
         story = [Paragraph(f"{_xml(game.title)}: card inventory", rb.st["h1"]), *rb.inventory()]
-    problems.raise_if_errors()
-    page_w, page_h = page_size(options.page)
+    if problems.errors:
+        return None, 0
+    page_w, page_h = page_size(page)
     buffer = io.BytesIO()
     title = game.title
     pages = {"n": 0}

@@ -1,14 +1,15 @@
-"""Render each design once: Jinja2 template -> SVG string -> reportlab Drawing.
+"""Templates to drawings: Jinja2 template -> SVG string -> reportlab Drawing.
 
+The tools of the render stage (``designs.py`` runs it for a whole game).
 Templates live in ``templates/<game>/``; the generator's own base templates are
 reachable as ``pnp/...``.  Values are XML-escaped by Jinja's autoescaping; the
 helpers below return markup that is already safe.  Identical SVG (e.g. a shared
-card back) is parsed once.
+card back) is parsed once per build, and not at all when a drawing store
+already holds it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +22,10 @@ from model.manifest import Deck, Manifest
 from model.sheets import Card
 
 from . import icons, nets
+from .cache import NO_CACHE, DrawingStore
 from .fonts import face, register_fonts
+from .keys import BUILTIN_TEMPLATES, design_key
 from .text import fit, svg_lines
-
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 
 
 class TemplateProblem(Exception):
@@ -137,20 +138,26 @@ class Renderer:
 
 @dataclass
 class DrawingCache:
-    """SVG text -> reportlab Drawing, parsed once per distinct SVG."""
+    """SVG text -> reportlab Drawing, by design key: parsed once per distinct SVG
+    in a build, and only when ``store`` (kept across builds) does not have it."""
 
     drawings: dict[str, object] = field(default_factory=dict)
+    store: DrawingStore = NO_CACHE
     parsed: int = 0
 
-    @staticmethod
-    def key(svg: str) -> str:
-        return hashlib.sha1(svg.encode("utf-8")).hexdigest()
+    key = staticmethod(design_key)
 
     def get(self, svg: str, where: str, problems: Problems):
-        key = self.key(svg)
+        """(key, drawing) of an SVG; the drawing is None when the SVG could not be read."""
+        key = design_key(svg)
         if key not in self.drawings:
-            self.drawings[key] = svg_to_drawing(svg, where, problems)
-            self.parsed += 1
+            drawing = self.store.get(key)
+            if drawing is None:
+                drawing = svg_to_drawing(svg, where, problems)
+                self.parsed += 1
+                if drawing is not None:
+                    self.store.put(key, drawing)
+            self.drawings[key] = drawing
         return key, self.drawings[key]
 
 

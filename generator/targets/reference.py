@@ -1,0 +1,40 @@
+"""Target ``reference``: the game's reference sheet, ``<game>-reference.pdf``.
+
+Built by ``generator/reference.py`` from the game's ``reference.xml.j2`` (or
+the card inventory alone): it reads only the game, the expansions and the
+content hash, rendering its own pictures of cards, so it is made while the
+designs render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from model.errors import Problems
+
+from ..designs import RenderedGame
+from ..reference import build_reference
+from ..render import DrawingCache
+from .base import TargetOutput
+
+
+@dataclass(frozen=True)
+class ReferenceOptions:
+    page: str = "a4"
+
+
+class Reference:
+    name = "reference"
+    needs_designs = False
+
+    def configure(self, build) -> ReferenceOptions:
+        return ReferenceOptions(build.page)
+
+    def make(self, rendered: RenderedGame, options: ReferenceOptions) -> TargetOutput:
+        problems = Problems()
+        expansions = rendered.options.expansions
+        data, pages = build_reference(rendered.game, None if expansions is None else set(expansions), options.page,
+                                      problems, DrawingCache(), rendered.content_hash)
+        files = {} if data is None else {Path(f"{rendered.game.slug}-reference.pdf"): data}
+        return TargetOutput(files, problems.items, pages)
