@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from model.sheets import load_project  # noqa: E402
-from validator.core import get_spec  # noqa: E402
+from validator.kit import get_spec  # noqa: E402
 from validator.metrics import TimeModel  # noqa: E402
 from validator.runner import PlayOptions, Pool, run_stream  # noqa: E402
 from validator.validate import Options, validate_game  # noqa: E402

@@ -1,26 +1,19 @@
-"""Bots: random, greedy (the game's heuristic) and search (determinized Monte Carlo).
+"""The generic bots: random, greedy (the engine's heuristic) and search
+(determinized Monte Carlo), plus whatever bots an engine declares.
 
-A bot gets the state and the legal actions and returns one of them.  It reads
-only what its player may see: the greedy scores are computed from the player's
-own hand and the public table, and the search bot plays out *determinized*
-copies in which everything hidden from its player (the deck below its face-up
-top, the opponents' face-down cards) has been drawn again from its own
-generator.  Every bot owns a ``random.Random`` the runner seeds.
+A bot gets its seat's :class:`~validator.kit.View` and the legal actions and
+returns one of them.  It reads only what its player may see: greedy rates the
+actions from ``view.observe()`` with the engine's ``Heuristic.scores``; search
+plays out *determinized* copies (``view.determinize``) in which everything
+hidden from its player has been drawn again from its own generator, and rates
+where they lead with ``Heuristic.evaluate``.  Every bot owns a ``Chance`` the
+runner seeds.
 """
 
 from __future__ import annotations
 
-import random
-
-
-class Bot:
-    name = "bot"
-
-    def __init__(self, rng: random.Random, **options):
-        self.rng = rng
-
-    def step(self, state, actions: list[int]) -> int:
-        raise NotImplementedError
+from model.errors import PnpError
+from validator.kit import SIMULTANEOUS, Bot
 
 
 class RandomBot(Bot):
@@ -28,17 +21,22 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def step(self, state, actions):
+    def step(self, view, actions):
         return actions[int(self.rng.random() * len(actions))]
 
 
 class GreedyBot(Bot):
-    """The highest-scoring action by the game's one-step heuristic; ties broken at random."""
+    """The highest-scoring action by the engine's one-step heuristic; ties broken at random."""
 
     name = "greedy"
 
-    def step(self, state, actions):
-        scores = state.greedy_scores(actions)
+    def __init__(self, rng, game=None, **options):
+        super().__init__(rng, game)
+        heuristic = _heuristic(game, self.name)
+        self.scores = heuristic.scores
+
+    def step(self, view, actions):
+        scores = self.scores(view.observe(), actions)
         best = max(scores)
         if scores.count(best) == 1:
             return actions[scores.index(best)]
@@ -59,68 +57,109 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, rng, budget: int = 12, width: int = 3, horizon: int = 1, margin: float = 4.0,
-                 max_steps: int = 80):
-        super().__init__(rng)
+    def __init__(self, rng, game=None, budget: int = 12, width: int = 3, horizon: int = 1, margin: float = 4.0,
+                 max_steps: int = 80, **options):
+        super().__init__(rng, game)
+        heuristic = _heuristic(game, self.name)
+        self.scores = heuristic.scores
+        self.evaluate = heuristic.evaluate
         self.budget = budget
         self.width = width
         self.horizon = horizon
         self.margin = margin
         self.max_steps = max_steps
-        self._greedy = GreedyBot(rng)
 
-    def step(self, state, actions):
-        scores = state.greedy_scores(actions)
+    def step(self, view, actions):
+        scores = self.scores(view.observe(), actions)
         ranked = sorted(range(len(actions)), key=lambda i: (-scores[i], i))
         top = scores[ranked[0]]
         cands = [actions[i] for i in ranked[: self.width] if scores[i] >= top - self.margin]
         if len(cands) == 1:
             return cands[0]
-        me = state.current_player()
+        me = view.player
         per = max(1, self.budget // len(cands))
         best, best_value = cands[0], -1.0
         for a in cands:
             total = 0.0
             for _ in range(per):
-                sim = state.determinize(me, self.rng)
-                sim.apply_unchecked(a)
+                sim = view.determinize(self.rng)
+                if sim.current_player() == SIMULTANEOUS:  # the others choose greedily at the same time
+                    sim.apply_actions({q: a if q == me else self._choose(sim, q, sim.legal_actions(q))
+                                       for q in sim.acting_players()})
+                else:
+                    sim.apply_unchecked(a)
                 total += self._playout(sim, me)
             value = total / per
             if value > best_value + 1e-12:
                 best, best_value = a, value
         return best
 
+    def _choose(self, sim, player: int, acts: list[int]) -> int:
+        return acts[0] if len(acts) == 1 else self._pick(sim, player, acts)
+
+    def _pick(self, sim, player: int, acts: list[int]) -> int:
+        """The greedy choice of ``player`` in the copy (ties broken with this bot's generator)."""
+        scores = self.scores(sim.observe(player), acts)
+        best = max(scores)
+        if scores.count(best) == 1:
+            return acts[scores.index(best)]
+        top = [a for a, s in zip(acts, scores) if s == best]
+        return top[int(self.rng.random() * len(top))]
+
     def _playout(self, sim, me: int) -> float:
         """Greedy play until ``horizon`` turns have ended; the evaluation there."""
-        greedy = self._greedy
         stop = sim.turns + self.horizon
         steps = 0
         while not sim.is_terminal() and sim.turns < stop and steps < self.max_steps:
-            acts = sim.legal_actions()
-            if not acts:
-                break
-            sim.apply_unchecked(acts[0] if len(acts) == 1 else greedy.step(sim, acts))
+            p = sim.current_player()
+            if p == SIMULTANEOUS:
+                sim.apply_actions({q: self._choose(sim, q, sim.legal_actions(q)) for q in sim.acting_players()})
+            else:
+                acts = sim.legal_actions()
+                if not acts:
+                    break
+                sim.apply_unchecked(acts[0] if len(acts) == 1 else self._pick(sim, p, acts))
             steps += 1
-        return sim.evaluate(me)
+        return self.evaluate(sim, me)
 
 
+def _heuristic(game, bot: str):
+    spec = getattr(game, "spec", None)
+    heuristic = getattr(spec, "heuristic", None)
+    if heuristic is None:
+        title = getattr(spec, "title", "this game")
+        raise PnpError(f"the {bot} bot needs a heuristic; {title} declares none (use the random bot)")
+    return heuristic
+
+
+#: the bots every engine gets (greedy and search need the engine's heuristic)
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
-    return BOTS[name](rng)
+def known_bots(spec=None) -> dict:
+    """Bot name -> class for an engine: the generic bots it can use, then its own."""
+    out = dict(BOTS) if spec is None or spec.heuristic is not None else {"random": RandomBot}
+    if spec is not None:
+        out.update(spec.bots)
+    return out
 
 
-def parse_bots(text: str, players: int) -> tuple[str, ...]:
+def make_bot(name: str, rng, game=None) -> Bot:
+    spec = getattr(game, "spec", None)
+    bots = spec.bots if spec is not None else {}
+    cls = bots.get(name) or BOTS[name]
+    return cls(rng, game)
+
+
+def parse_bots(text: str, players: int, spec=None) -> tuple[str, ...]:
     """``greedy`` (every seat) or ``greedy,random,random,search`` (one per player)."""
-    from model.errors import PnpError
-
+    known = known_bots(spec)
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
-        raise PnpError("--bots needs a bot name; known bots: " + ", ".join(BOTS))
-    bad = [n for n in names if n not in BOTS]
+        raise PnpError("--bots needs a bot name; known bots: " + ", ".join(known))
+    bad = [n for n in names if n not in known]
     if bad:
-        raise PnpError(f"unknown bot '{bad[0]}'; known bots: {', '.join(BOTS)}")
+        raise PnpError(f"unknown bot '{bad[0]}'; known bots: {', '.join(known)}")
     if len(names) == 1:
         return names * players
     if len(names) != players:

@@ -8,85 +8,19 @@ number of games.  Rates, percentiles and intervals are computed at the end.
 
 from __future__ import annotations
 
-import math
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
-Z95 = 1.959963984540054
+from validator.kit.stats import (Z95, diff_interval, hist_mean, hist_percentile, hist_summary, percent, rate,
+                                 rounded, wilson)
+
 FAILURE_EXAMPLES = 10  # seeds kept per failure kind
+STALLS = ("turn-cap", "loop", "stuck")  # end reasons without a result (an engine's spec may name others)
 
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes out of n (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def diff_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float, float]:
-    """Difference of two proportions k1/n1 - k2/n2 with Newcombe's hybrid Wilson
-    interval (method 10): (difference, low, high)."""
-    p1 = k1 / n1 if n1 else 0.0
-    p2 = k2 / n2 if n2 else 0.0
-    l1, u1 = wilson(k1, n1, z)
-    l2, u2 = wilson(k2, n2, z)
-    d = p1 - p2
-    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return d, low, high
-
-
-def hist_percentile(hist: dict[int, int] | Counter, q: float) -> float:
-    """The q-th percentile (0..100) of the values a histogram counts, with
-    linear interpolation between ranks (numpy's default method)."""
-    total = sum(hist.values())
-    if total == 0:
-        return float("nan")
-    pos = (total - 1) * q / 100.0
-    rank = math.floor(pos)
-    frac = pos - rank
-    values = sorted(hist)
-
-    def value_at(r: int) -> int:
-        seen = 0
-        for v in values:
-            seen += hist[v]
-            if seen > r:
-                return v
-        return values[-1]
-
-    lo = value_at(rank)
-    if frac == 0:
-        return float(lo)
-    hi = value_at(min(rank + 1, total - 1))
-    return lo + (hi - lo) * frac
-
-
-def hist_mean(hist: dict[int, int]) -> float:
-    total = sum(hist.values())
-    return sum(v * c for v, c in hist.items()) / total if total else float("nan")
-
-
-def hist_summary(hist: dict[int, int], scale: float = 1.0) -> dict:
-    return {
-        "mean": _r(hist_mean(hist) * scale),
-        "median": _r(hist_percentile(hist, 50) * scale),
-        "p5": _r(hist_percentile(hist, 5) * scale),
-        "p95": _r(hist_percentile(hist, 95) * scale),
-        "min": _r(min(hist) * scale) if hist else None,
-        "max": _r(max(hist) * scale) if hist else None,
-    }
-
-
-def _r(x: float, digits: int = 4):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return None
-    return round(x, digits)
+__all__ = ["Z95", "wilson", "diff_interval", "rate", "hist_percentile", "hist_mean", "hist_summary", "rounded",
+           "percent", "game_quality", "TimeModel", "Tally", "new_tally"]
 
 
 def game_quality(standings: list[list], winners: list[int]) -> dict:
@@ -152,15 +86,9 @@ def game_quality(standings: list[list], winners: list[int]) -> dict:
     return out
 
 
-def percent(k: int, n: int) -> int:
-    """100 k / n rounded half up, in integers (the same on every machine)."""
-    return (200 * k + n) // (2 * n)
-
-
 @dataclass
 class TimeModel:
-    """Estimated table time: per turn plus per decision (actions, placements of
-    police, reward choices), plus setup."""
+    """Estimated table time: per turn plus per decision a player takes, plus setup."""
 
     seconds_per_turn: float = 15.0
     seconds_per_action: float = 5.0
@@ -172,7 +100,8 @@ class TimeModel:
 
 @dataclass
 class Tally:
-    """Counts over a set of games; ``merge`` adds another tally."""
+    """Counts over a set of games; ``merge`` adds another tally.  ``ext`` is the
+    engine's own stats extension (``GameSpec.stats``), fed the same records."""
 
     players: int = 0
     games: int = 0
@@ -189,13 +118,8 @@ class Tally:
     elim: Counter = field(default_factory=Counter)  # cause -> count
     elim_turns: Counter = field(default_factory=Counter)  # cause -> sum of turns
     elim_seat: Counter = field(default_factory=Counter)  # (cause, seat) -> count
-    deck_scores: Counter = field(default_factory=Counter)  # winning smart-ass count when the deck ran out
-    cards: dict = field(default_factory=dict)  # id -> [drawn, placed, flipped, player-games placed, wins placed]
-    player_games: int = 0
-    player_wins: int = 0
-    goals: dict = field(default_factory=dict)  # id -> [dealt, claimed, sum of claim turns]
-    rewards: dict = field(default_factory=dict)  # word -> [gained, had an effect]
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter = field(default_factory=Counter)  # the record's counters: name -> total over games
+    per_player: dict = field(default_factory=dict)  # per-player counter -> Counter(seat -> total)
     decisions: int = 0
     choices: int = 0
     legal_sum: int = 0
@@ -218,19 +142,20 @@ class Tally:
     q_worst_place: Counter = field(default_factory=Counter)  # the winner's worst place -> games
     q_deficit: Counter = field(default_factory=Counter)  # largest gap overcome (comebacks only) -> games
     q_decided: Counter = field(default_factory=Counter)  # percent of the game after which the winner led -> games
+    stalls: tuple = STALLS  # end reasons counted as failures
+    ext: Any = None  # the engine's stats extension
 
-    def add_game(self, index: int, seed: int, record: dict, bots: tuple[str, ...], play: dict,
-                 model: TimeModel) -> None:
+    def add_game(self, index: int, seed: int, record, bots: tuple[str, ...], play: dict, model: TimeModel) -> None:
         self.games += 1
-        n = len(record["seats"])
-        self.players = n
-        turns, actions = record["turns"], record["actions"]
+        seats = record.seats
+        self.players = len(seats)
+        turns, actions = record.turns, record.actions
         self.turns[turns] += 1
-        self.rounds[record["rounds"]] += 1
+        self.rounds[record.rounds] += 1
         self.actions[actions] += 1
         self.tenths[round(model.minutes(turns, actions) * 10)] += 1
-        winners = record["winners"]
-        for p, seat in enumerate(record["seats"]):
+        winners = record.winners
+        for p, seat in enumerate(seats):
             self.seat_games[seat] += 1
             self.bot_seats[bots[p]] += 1
             if p in winners:
@@ -242,49 +167,27 @@ class Tally:
             self.ties += 1
         if not winners:
             self.no_winner += 1
-        end = record["end"]
+        end = record.end
         self.ends[end] += 1
-        if end in ("deck", "deck-tie"):
-            self.deck_scores[max(s for s in record["score"] if s is not None)] += 1
-        for p, cause, turn in record["eliminations"]:
+        for p, cause, turn in record.eliminations:
             self.elim[cause] += 1
             self.elim_turns[cause] += turn
-            self.elim_seat[(cause, record["seats"][p])] += 1
-        for cid, (drawn, placed, flipped) in record["cards"].items():
-            row = self.cards.get(cid)
-            if row is None:
-                row = self.cards[cid] = [0, 0, 0, 0, 0]
-            row[0] += drawn
-            row[1] += placed
-            row[2] += flipped
-        self.player_games += n
-        self.player_wins += len(winners)
-        for p, ids in enumerate(record["placed_by"]):
-            won = p in winners
-            for cid in ids:
-                row = self.cards.get(cid)
-                if row is None:
-                    row = self.cards[cid] = [0, 0, 0, 0, 0]
-                row[3] += 1
-                row[4] += won
-        for gid in record["goals_open"]:
-            row = self.goals.setdefault(gid, [0, 0, 0])
-            row[0] += 1
-        for gid, _p, turn in record["goals_claimed"]:
-            row = self.goals.setdefault(gid, [0, 0, 0])
-            row[1] += 1
-            row[2] += turn
-        for word, (gained, effect) in record["rewards"].items():
-            row = self.rewards.setdefault(word, [0, 0])
-            row[0] += gained
-            row[1] += effect
-        self.counts.update(record["counts"])
+            self.elim_seat[(cause, seats[p])] += 1
+        self.counts.update(record.counters)
+        for name, values in record.per_player.items():
+            by_seat = self.per_player.get(name)
+            if by_seat is None:
+                by_seat = self.per_player[name] = Counter()
+            for p, v in enumerate(values):
+                by_seat[seats[p]] += v
+        if self.ext is not None:
+            self.ext.add(record, bots)
         self.decisions += play["decisions"]
         self.choices += play["choices"]
         self.legal_sum += play["legal_sum"]
         self.turns_total += turns
         self.turns_with_choice += play["turns_with_choice"]
-        if end in ("turn-cap", "loop", "stuck"):
+        if end in self.stalls:
             self.add_failure(end, index, seed)
         if play.get("standings"):
             self.add_quality(game_quality(play["standings"], winners))
@@ -318,21 +221,26 @@ class Tally:
         self.players = self.players or other.players
         self.games += other.games
         for name in ("turns", "rounds", "actions", "tenths", "seat_games", "seat_wins", "seat_solo", "ends", "elim",
-                     "elim_turns", "elim_seat", "deck_scores", "counts", "bot_seats", "bot_wins", "q_lead_changes",
+                     "elim_turns", "elim_seat", "counts", "bot_seats", "bot_wins", "q_lead_changes",
                      "q_worst_place", "q_deficit", "q_decided"):
             getattr(self, name).update(getattr(other, name))
-        for name in ("ties", "no_winner", "player_games", "player_wins", "decisions", "choices", "legal_sum",
-                     "turns_total", "turns_with_choice", "q_games", "q_led", "q_transitions", "q_decisive",
-                     "q_behind_games", "q_wire", "q_late", "q_behind_rows", "q_rows"):
+        for name in ("ties", "no_winner", "decisions", "choices", "legal_sum", "turns_total", "turns_with_choice",
+                     "q_games", "q_led", "q_transitions", "q_decisive", "q_behind_games", "q_wire", "q_late",
+                     "q_behind_rows", "q_rows"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for table in ("cards", "goals", "rewards"):
-            mine = getattr(self, table)
-            for key, row in getattr(other, table).items():
-                if key in mine:
-                    mine[key] = [a + b for a, b in zip(mine[key], row)]
-                else:
-                    mine[key] = list(row)
+        for name, by_seat in other.per_player.items():
+            self.per_player.setdefault(name, Counter()).update(by_seat)
         for kind, (count, examples) in other.failures.items():
             row = self.failures.setdefault(kind, [0, []])
             row[0] += count
             row[1] = sorted(row[1] + list(examples))[:FAILURE_EXAMPLES]
+        if other.ext is not None:
+            if self.ext is None:
+                self.ext = copy.deepcopy(other.ext)
+            else:
+                self.ext.merge(other.ext)
+
+
+def new_tally(spec) -> Tally:
+    """An empty tally for an engine: its stall reasons and a fresh stats extension."""
+    return Tally(stalls=tuple(spec.stalls), ext=spec.stats() if spec.stats else None)

@@ -2,7 +2,9 @@
 
 Game ``i`` of a stream always gets the seed ``derive_seed(master, stream, i)``
 and its bots get seeds derived from that, so a game is the same wherever it
-runs.  Batches are submitted to a ``concurrent.futures`` executor - in-process
+runs.  Bots are handed their seat's ``View``, never the state; at a
+simultaneous node every acting player's bot chooses, then the joint action is
+applied.  Batches are submitted to a ``concurrent.futures`` executor - in-process
 for one worker, a local process pool, or a Dask cluster's executor - and their
 results are consumed in batch order with a bounded window, so the tallies and
 games.csv are identical for any worker count and memory stays flat.
@@ -12,30 +14,21 @@ from __future__ import annotations
 
 import math
 import os
-import random
 from collections import deque
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from model.errors import PnpError
+from model.errors import InvariantViolation, PnpError
+from validator.kit import SIMULTANEOUS, TERMINAL, Chance, View, derive_seed
 
 from .bots import make_bot
-from .core import derive_seed
-from .metrics import Tally, TimeModel
+from .metrics import Tally, TimeModel, new_tally
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
 COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
 
-
-class InvariantViolation(PnpError):
-    """``--strict`` found a broken rule or a lost component."""
-
-    def __init__(self, slug: str, seed: int, step: int, message: str, players: int, bots: tuple[str, ...]):
-        self.seed, self.step = seed, step
-        bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
-        super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
-                         f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")
+__all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool"]
 
 
 @dataclass
@@ -53,13 +46,15 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
          on_action: Callable | None = None, read_standings: bool = True):
     """Play one game to the end; return (state, play statistics).
 
-    With ``read_standings`` and a state that offers ``standings()`` (a value per
-    player, None for one who is out), the standings are read at the start of
+    With ``read_standings`` and a state whose ``standings()`` gives a value per
+    player (None for one who is out), the standings are read at the start of
     every round and once at the end, into ``stats["standings"]``: the lead and
     drama figures come from them.  Reading them changes nothing in the game.
+    ``on_action(step, state, player, action)`` is called before each action.
     """
-    state = game.new_initial_state(random.Random(seed))
-    players = [make_bot(name, random.Random(derive_seed(seed, "bot", p))) for p, name in enumerate(bots)]
+    state = game.new_initial_state(Chance(seed))
+    players = [make_bot(name, Chance(derive_seed(seed, "bot", p)), game) for p, name in enumerate(bots)]
+    views = [View(state, p) for p in range(len(bots))]
     if log is not None:
         state.log = log
     decisions = choices = legal_sum = 0
@@ -72,9 +67,13 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     last_round = state.rounds if standings is not None else 0
     step = 0
     strict = opts.strict
-    is_terminal, legal_actions, current_player = state.is_terminal, state.legal_actions, state.current_player
+    legal_actions, current_player = state.legal_actions, state.current_player
     apply = state.apply_action if strict else state.apply_unchecked
-    while not is_terminal():
+    steps = [bot.step for bot in players]
+    while True:
+        p = current_player()
+        if p == TERMINAL:
+            break
         turn = state.turns
         if turn != last_turn:
             last_turn = turn
@@ -91,25 +90,54 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                 seen.add(key)
             if standings is not None and state.rounds != last_round:
                 last_round = state.rounds
-                history.append(standings())
-        actions = legal_actions()
-        n = len(actions)
-        if n == 0:
-            state.stop("stuck")
-            break
-        decisions += 1
-        legal_sum += n
-        if n == 1:
-            action = actions[0]
+                row = standings()
+                if row is None:  # the engine does not measure standings
+                    standings = None
+                else:
+                    history.append(row)
+        if p == SIMULTANEOUS:
+            joint = {}
+            for q in state.acting_players():
+                actions = legal_actions(q)
+                n = len(actions)
+                if n == 0:
+                    continue
+                decisions += 1
+                legal_sum += n
+                if n == 1:
+                    joint[q] = actions[0]
+                else:
+                    choices += 1
+                    if choice_turn != turn:
+                        choice_turn = turn
+                        turns_with_choice += 1
+                    joint[q] = steps[q](views[q], actions)
+            if not joint:
+                state.stop("stuck")
+                break
+            if on_action is not None:
+                for q, a in joint.items():
+                    on_action(step, state, q, a)
+            state.apply_actions(joint)
         else:
-            choices += 1
-            if choice_turn != turn:
-                choice_turn = turn
-                turns_with_choice += 1
-            action = players[current_player()].step(state, actions)
-        if on_action is not None:
-            on_action(step, state, action)
-        apply(action)
+            actions = legal_actions()
+            n = len(actions)
+            if n == 0:
+                state.stop("stuck")
+                break
+            decisions += 1
+            legal_sum += n
+            if n == 1:
+                action = actions[0]
+            else:
+                choices += 1
+                if choice_turn != turn:
+                    choice_turn = turn
+                    turns_with_choice += 1
+                action = steps[p](views[p], actions)
+            if on_action is not None:
+                on_action(step, state, p, action)
+            apply(action)
         if strict:
             try:
                 state.check_invariants()
@@ -117,7 +145,9 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                 raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots) from None
         step += 1
     if standings is not None:
-        history.append(standings())
+        row = standings()
+        if row is not None:
+            history.append(row)
     return state, {"decisions": decisions, "choices": choices, "legal_sum": legal_sum,
                    "turns_with_choice": turns_with_choice, "standings": history}
 
@@ -146,7 +176,7 @@ class BatchResult:
 
 
 def run_batch(batch: Batch) -> BatchResult:
-    tally = Tally()
+    tally = new_tally(batch.game.spec)
     rows = []
     for i in range(batch.start, batch.start + batch.count):
         seed = game_seed(batch.master, batch.stream, i)
@@ -159,23 +189,28 @@ def run_batch(batch: Batch) -> BatchResult:
     return BatchResult(tally, rows)
 
 
-def _row(index: int, seed: int, bots, record: dict, model: TimeModel) -> list:
-    n = len(record["seats"])
-    start = record["seats"].index(0)
+def _row(index: int, seed: int, bots, record, model: TimeModel) -> list:
+    seats = record.seats
+    start = seats.index(0)
     return [
-        index, seed, n, "|".join(bots), start + 1,
-        " ".join(f"P{w + 1}" for w in record["winners"]),
-        " ".join(str(record["seats"][w] + 1) for w in record["winners"]),
-        record["turns"], record["rounds"], record["actions"],
-        f"{model.minutes(record['turns'], record['actions']):.1f}",
-        record["end"],
-        " ".join(f"P{p + 1}:{cause}@{turn}" for p, cause, turn in record["eliminations"]),
-        " ".join("-" if s is None else str(s) for s in record["score"]),
+        index, seed, len(seats), "|".join(bots), start + 1,
+        " ".join(f"P{w + 1}" for w in record.winners),
+        " ".join(str(seats[w] + 1) for w in record.winners),
+        record.turns, record.rounds, record.actions,
+        f"{model.minutes(record.turns, record.actions):.1f}",
+        record.end,
+        " ".join(f"P{p + 1}:{cause}@{turn}" for p, cause, turn in record.eliminations),
+        " ".join("-" if s is None else str(s) for s in record.scores),
     ]
 
 
-GAMES_CSV_HEADER = ["game", "seed", "players", "bots", "start_player", "winners", "winner_seats", "turns", "rounds",
-                    "actions", "minutes", "end", "eliminations", "smart_asses"]
+def games_csv_header(spec) -> list[str]:
+    """games.csv's columns; the last one holds the final per-player values (``spec.score_name``)."""
+    return GAMES_CSV_COLUMNS + [spec.score_name]
+
+
+GAMES_CSV_COLUMNS = ["game", "seed", "players", "bots", "start_player", "winners", "winner_seats", "turns", "rounds",
+                     "actions", "minutes", "end", "eliminations"]
 
 
 # ------------------------------------------------------------------ executors
@@ -280,7 +315,7 @@ class Stream:
 def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
     """Play several streams through one pipeline (no worker idles between them);
     tallies are merged in batch order, so the result does not depend on the pool."""
-    totals = {st.key: Tally() for st in streams}
+    totals = {st.key: new_tally(st.game.spec) for st in streams}
 
     def tagged():
         for i, st in enumerate(streams):

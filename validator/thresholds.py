@@ -10,7 +10,10 @@ Every key has a default; a file overrides only what it names::
     seconds_per_turn = 15
     seconds_per_action = 5
 
-An unknown section or key is an error that lists the accepted ones.
+An engine adds its own sections (``GameSpec.thresholds``) and its time
+defaults (``GameSpec.time``): :meth:`Thresholds.bind` applies them, with the
+file's values on top.  An unknown section or key is an error that lists the
+accepted ones; a section only another engine knows is left to that engine.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ DEFAULTS: dict[str, dict[str, tuple]] = {
     },
     "time": {
         "seconds_per_turn": (15.0, "table time per turn (looking, passing the turn)"),
-        "seconds_per_action": (5.0, "table time per decision: an action, a police placement, a reward choice"),
+        "seconds_per_action": (5.0, "table time per decision a player takes"),
         "setup_minutes": (0.0, "setup time added to every game"),
     },
     "balance": {
@@ -48,17 +51,6 @@ DEFAULTS: dict[str, dict[str, tuple]] = {
     "sample": {
         "min_games": (1000, "fewer games than this: a WARN that the sample is small"),
     },
-    "deck": {
-        "exhaustion_rate_warn": (0.25, "share of games ended by an exhausted deck (the rulebook calls it rare): "
-                                       "above this WARN"),
-        "dead_cards_warn": (True, "WARN when a design is never placed, or a victim with a condition never flips"),
-        "goal_rate_warn": (0.02, "WARN when a goal is completed in fewer than this share of the games it is open "
-                                 "(the whole 95% interval below it)"),
-        "card_impact_warn": (0.10, "WARN when placing a design changes its owner's win rate by more than this "
-                                   "(the whole 95% interval beyond it)"),
-        "min_sample": (30, "player-games with a design placed before its win-rate difference is shown; draws "
-                           "(placements) before a never-placed (never-flipped) design counts as dead"),
-    },
     "skill": {
         "skill_gap_warn": (0.05, "the greedy bot's win rate per seat must beat random's by this much, else WARN "
                                  "(luck dominates)"),
@@ -71,9 +63,13 @@ DEFAULTS: dict[str, dict[str, tuple]] = {
 
 @dataclass
 class Thresholds:
+    """Threshold values by section and key: the defaults (generic, and the
+    engine's once bound), with a file's ``overrides`` on top."""
+
     values: dict[str, dict] = field(default_factory=lambda: {s: {k: v[0] for k, v in keys.items()}
                                                              for s, keys in DEFAULTS.items()})
     source: str = "defaults"
+    overrides: dict[str, dict] = field(default_factory=dict)  # section -> key -> value, as the file gives them
 
     def get(self, section: str, key: str):
         return self.values[section][key]
@@ -87,6 +83,57 @@ class Thresholds:
     def as_dict(self) -> dict:
         return {s: dict(v) for s, v in self.values.items()}
 
+    def bind(self, spec) -> "Thresholds":
+        """These thresholds for one engine: its sections and time defaults added,
+        the file's values applied (and checked against the engine's keys)."""
+        defaults = engine_defaults(spec)
+        values = {s: {k: v[0] for k, v in keys.items()} for s, keys in defaults.items()}
+        for section, keys in self.overrides.items():
+            if section not in defaults:
+                if _other_engines_know(section, spec):
+                    continue
+                raise PnpError(f"{self.source}: unknown section [{section}]; known: {', '.join(defaults)}")
+            for key, value in keys.items():
+                if key not in defaults[section]:
+                    raise PnpError(f"{self.source}: unknown key '{key}' in [{section}]; known: "
+                                   f"{', '.join(defaults[section])}")
+                values[section][key] = _check(self.source, section, key, value, defaults[section][key][0])
+        return Thresholds(values, self.source, self.overrides)
+
+
+def engine_defaults(spec) -> dict[str, dict[str, tuple]]:
+    """section -> key -> (default, help): the generic thresholds with the engine's
+    time defaults, then the engine's own sections."""
+    out = {s: dict(keys) for s, keys in DEFAULTS.items()}
+    for key, value in (spec.time or {}).items():
+        if key in out["time"]:
+            out["time"][key] = (float(value), out["time"][key][1])
+    for section, keys in (spec.thresholds or {}).items():
+        out.setdefault(section, {}).update(keys)
+    return out
+
+
+def _other_engines_know(section: str, spec) -> bool:
+    from validator.kit import ENGINES, get_spec
+
+    for slug in ENGINES:
+        if slug != spec.slug:
+            try:
+                if section in (get_spec(slug).thresholds or {}):
+                    return True
+            except Exception:  # noqa: BLE001 - an engine that does not load declares nothing here
+                continue
+    return False
+
+
+def find_thresholds(data_dir: Path | str, explicit_path: Path | str | None = None) -> Path | None:
+    """The thresholds file to use: ``explicit_path`` when given (``--thresholds``),
+    else ``DATA/validate.toml`` when it exists, else None (the built-in values)."""
+    if explicit_path is not None:
+        return Path(explicit_path)
+    candidate = Path(data_dir) / "validate.toml"
+    return candidate if candidate.is_file() else None
+
 
 def parse_playtime(text: str) -> tuple[float, float] | None:
     """'20-30 min' -> (20, 30); '45 min' -> (45, 45); anything else -> None."""
@@ -97,10 +144,13 @@ def parse_playtime(text: str) -> tuple[float, float] | None:
     return (float(m.group(1)),) * 2 if m else None
 
 
-def load_thresholds(path: Path | None) -> Thresholds:
+def load_thresholds(path: Path | None, spec=None) -> Thresholds:
+    """The thresholds of a TOML file (None: the defaults).  Generic sections are
+    checked here; an engine's sections when the thresholds are bound to it
+    (``spec``, or later with :meth:`Thresholds.bind`)."""
     t = Thresholds()
     if path is None:
-        return t
+        return t.bind(spec) if spec is not None else t
     path = Path(path)
     if not path.is_file():
         raise PnpError(f"{path}: no such thresholds file")
@@ -109,17 +159,19 @@ def load_thresholds(path: Path | None) -> Thresholds:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PnpError(f"{path}: not a valid TOML file: {exc}") from None
     for section, keys in raw.items():
-        if section not in DEFAULTS:
-            raise PnpError(f"{path}: unknown section [{section}]; known: {', '.join(DEFAULTS)}")
         if not isinstance(keys, dict):
             raise PnpError(f"{path}: '{section}' must be a [section] of keys")
+        if section not in DEFAULTS:
+            t.overrides[section] = dict(keys)  # an engine's section: checked by bind()
+            continue
         for key, value in keys.items():
             if key not in DEFAULTS[section]:
                 raise PnpError(f"{path}: unknown key '{key}' in [{section}]; known: {', '.join(DEFAULTS[section])}")
             default = DEFAULTS[section][key][0]
             t.values[section][key] = _check(path, section, key, value, default)
+        t.overrides[section] = dict(keys)
     t.source = str(path)
-    return t
+    return t.bind(spec) if spec is not None else t
 
 
 def _check(path, section, key, value, default):

@@ -7,8 +7,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
-import inspect
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +15,13 @@ from typing import Callable
 from model import __version__
 from model.atomic import AtomicFile
 from model.errors import PnpError, Problem
+from validator.kit import Verdict, get_spec, has_rules, rules_hash
+from validator.kit.stats import rate as _rate
 
-from .bots import parse_bots
-from .core import get_spec
-from .metrics import Tally, TimeModel, diff_interval, hist_summary, wilson
-from .runner import GAMES_CSV_HEADER, PlayOptions, Pool, Stream, game_seed, play, run_streams
+from .bots import known_bots, parse_bots
+from .checks import deck_checks, sheet_checks
+from .metrics import Tally, TimeModel, hist_summary
+from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
 
 SKILL_BOTS = ("random", "greedy", "search")
@@ -46,16 +46,7 @@ class Options:
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
     drama_games: int = DRAMA_GAMES  # the first games of the main run that feed the lead and drama figures
-
-
-@dataclass
-class Verdict:
-    status: str
-    check: str
-    message: str
-
-    def as_dict(self) -> dict:
-        return {"status": self.status, "check": self.check, "message": self.message}
+    expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
 
 
 @dataclass
@@ -89,37 +80,32 @@ def deck_hash(data) -> str:
     return h.hexdigest()[:16]
 
 
-def rules_hash(spec, rules: dict) -> str:
-    module = importlib.import_module(spec.module)
-    h = hashlib.sha256(inspect.getsource(module).encode())
-    h.update(repr(sorted(rules.items())).encode())
-    return h.hexdigest()[:16]
-
-
 # ------------------------------------------------------------------ the run
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
     """Simulate one game's deck and write its validation folder."""
     started = time.perf_counter()
     spec = get_spec(data.slug)
+    data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
         raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {opts.players}")
     if opts.games < 1:
         raise PnpError("--games must be 1 or more")
     rules = spec.options(opts.rules)
     game = spec.make(data, opts.players, **opts.rules)
-    module = importlib.import_module(spec.module)
-    problems: list[Problem] = []
-    if hasattr(module, "static_checks"):
-        problems = sorted(module.static_checks(data, opts.players))
-    bots = parse_bots(opts.bots, opts.players)
-    th = opts.thresholds
+    if spec.static_checks is not None:
+        problems = sorted(spec.static_checks(data, opts.players))
+    else:
+        problems = sorted(sheet_checks(data))
+    bots = parse_bots(opts.bots, opts.players, spec)
+    th = opts.thresholds.bind(spec)
     model = TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
                       th.get("time", "setup_minutes"))
     play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")))
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
-    writer = _GamesWriter(out_dir / "games.csv") if opts.write else None
-    skill_total = opts.skill_games * 3 if opts.skill_games else 0
+    writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
+    pairs = _pairs(skill_bots(spec)) if opts.skill_games else []
+    skill_total = opts.skill_games * len(pairs)
     done = {"n": 0}
 
     def advance(n: int) -> None:
@@ -129,7 +115,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
 
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
                       writer.write if writer else None, min(opts.games, opts.drama_games))]
-    for a, b in (_pairs(SKILL_BOTS) if opts.skill_games else []):
+    for a, b in pairs:
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, opts.skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
     try:
@@ -172,8 +158,10 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         "thresholds_source": th.source,
         "playtime": data.manifest.playtime,
     }
+    if opts.expansions is not None:
+        meta["expansions"] = sorted(opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
-    verdicts = judge(summary, th)
+    verdicts = judge(summary, th, spec)
     summary["verdict"] = worst(v.status for v in verdicts)
     summary["verdicts"] = [v.as_dict() for v in verdicts]
     seconds = time.perf_counter() - started
@@ -191,6 +179,21 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     return Result(data.slug, data.title, summary, verdicts, files, seconds)
 
 
+def with_expansions(data, expansions: set[str] | None):
+    """The game's data with the cards of the chosen boxes only (None: every box)."""
+    if expansions is None:
+        return data
+    from model.sheets import Game
+
+    return Game(data.manifest, data.select(expansions))
+
+
+def skill_bots(spec) -> tuple[str, ...]:
+    """The bots of the skill matrix: random, greedy and search (greedy and search need the engine's heuristic)."""
+    known = known_bots(spec)
+    return tuple(b for b in SKILL_BOTS if b in known)
+
+
 def _pairs(names):
     return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
 
@@ -205,12 +208,12 @@ def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
 class _GamesWriter:
     """games.csv written as batches arrive, into a temporary file renamed at the end."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, header: list[str]):
         import csv
 
         self.file = AtomicFile(path)
         self.csv = csv.writer(self.file.fh, lineterminator="\n")
-        self.csv.writerow(GAMES_CSV_HEADER)
+        self.csv.writerow(header)
 
     def write(self, rows) -> None:
         self.csv.writerows(rows)
@@ -223,12 +226,9 @@ class _GamesWriter:
 
 
 # ------------------------------------------------------------------ summary
-def _rate(k: int, n: int) -> dict:
-    lo, hi = wilson(k, n)
-    return {"count": k, "of": n, "rate": round(k / n, 4) if n else None, "low": round(lo, 4), "high": round(hi, 4)}
-
-
 def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds) -> dict:
+    """summary.json: the generic blocks from the tallies, the engine's stats
+    extension's blocks (``GameSpec.stats``), the counters it declares."""
     n_games = t.games
     players = meta["players"]
     box = th.box(meta["playtime"])
@@ -251,7 +251,8 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         r["solo_wins"] = t.seat_solo[s]
         seats.append(r)
     rates = [r["rate"] for r in seats if r["rate"] is not None]
-    stalls = sum(t.ends[k] for k in ("turn-cap", "loop", "stuck"))
+    stall_reasons = tuple(spec.stalls)
+    stalls = sum(t.ends[k] for k in stall_reasons)
     outcome = {
         "seats": seats,
         "seat_spread": round(max(rates) - min(rates), 4) if rates else None,
@@ -261,48 +262,13 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         "turn_cap": _rate(t.ends["turn-cap"], n_games),
         "stalls": _rate(stalls, n_games),
         "ends": {k: {"count": t.ends[k], "rate": round(t.ends[k] / n_games, 4), "label": spec.end_reasons.get(k, k)}
-                 for k in spec.end_reasons if t.ends[k] or k in ("last-standing", "deck", "deck-tie")},
+                 for k in spec.end_reasons if t.ends[k] or k not in stall_reasons},
         "eliminations": {k: {"count": t.elim[k], "per_game": round(t.elim[k] / n_games, 4),
                              "mean_turn": round(t.elim_turns[k] / t.elim[k], 2) if t.elim[k] else None,
                              "label": spec.elimination_causes.get(k, k),
                              "by_seat": [t.elim_seat[(k, s)] for s in range(players)]}
                          for k in spec.elimination_causes},
-        "deck_end_winning_smart_asses": hist_summary(t.deck_scores) if t.deck_scores else None,
-        "deck_end_smart_ass_histogram": {str(k): v for k, v in sorted(t.deck_scores.items())},
     }
-    exhausted = t.ends["deck"] + t.ends["deck-tie"]
-    outcome["deck_exhausted"] = _rate(exhausted, n_games)
-    goals = []
-    for d in game.goal_designs:
-        dealt, claimed, turn_sum = t.goals.get(d.id, [0, 0, 0])
-        r = _rate(claimed, dealt)
-        goals.append({"id": d.id, "name": d.name, "requires": d.requires, "dealt": dealt, "claimed": claimed,
-                      "rate": r["rate"], "low": r["low"], "high": r["high"],
-                      "mean_turn": round(turn_sum / claimed, 2) if claimed else None})
-    rewards = []
-    for word, (gained, effect) in sorted(t.rewards.items()):
-        rewards.append({"reward": word, "gained": gained, "per_game": round(gained / n_games, 4), "had_effect": effect,
-                        "effect_rate": round(effect / gained, 4) if gained else None})
-    min_sample = int(th.get("deck", "min_sample"))
-    cards = []
-    for d in game.designs:
-        if d.deck not in ("victim", "founder"):
-            continue
-        drawn, placed, flipped, pg, pw = t.cards.get(d.id, [0, 0, 0, 0, 0])
-        row = {"id": d.id, "name": d.name, "deck": d.deck, "color": d.color, "number": d.number,
-               "requires": d.requires, "effect": d.effect, "drawn": drawn, "placed": placed, "flipped": flipped,
-               "placed_per_game": round(placed / n_games, 4),
-               "flip_rate": round(flipped / placed, 4) if placed else None,
-               "player_games_placed": pg, "win_rate_placed": round(pw / pg, 4) if pg else None}
-        rest_n, rest_k = t.player_games - pg, t.player_wins - pw
-        row["win_rate_not_placed"] = round(rest_k / rest_n, 4) if rest_n else None
-        if pg >= min_sample and rest_n >= min_sample:
-            diff, lo, hi = diff_interval(pw, pg, rest_k, rest_n)
-            row.update(win_diff=round(diff, 4), diff_low=round(lo, 4), diff_high=round(hi, 4))
-        else:
-            row.update(win_diff=None, diff_low=None, diff_high=None)
-        row["dead"] = (d.deck == "victim" and (placed == 0 or (flipped == 0 and bool(d.requires))))
-        cards.append(row)
     matrix = {}
     for (a, b), st in skill.items():
         for x, y in ((a, b), (b, a)):
@@ -327,19 +293,29 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
                              "examples": [{"game": i, "seed": s, "bots": _bots_arg(bots_of(i))}
                                           for i, s in examples]})
     static = [{"severity": p.severity, "where": _where(p), "message": p.message} for p in problems]
-    return {
+    summary = {
         "run": meta,
         "static": static,
         "length": length,
         "outcome": outcome,
         "drama": drama_summary(t, spec),
-        "goals": goals,
-        "rewards": rewards,
-        "counts": dict(sorted(t.counts.items())),
-        "cards": cards,
-        "skill": {"matrix": matrix, "bots": list(SKILL_BOTS), "richness": richness},
-        "failures": failures,
     }
+    if t.ext is not None:
+        for key, value in t.ext.summarize(game, t, th).items():
+            if isinstance(summary.get(key), dict) and isinstance(value, dict):
+                summary[key].update(value)  # figures added to a generic block
+            else:
+                summary[key] = value
+    summary["counts"] = {k: t.counts[k] for k in sorted(set(spec.counters) | set(t.counts))}
+    if spec.per_player:
+        summary["per_player"] = {
+            name: {"label": label, "total": sum(t.per_player.get(name, {}).values()),
+                   "per_game": round(sum(t.per_player.get(name, {}).values()) / n_games, 4),
+                   "by_seat": [t.per_player.get(name, {}).get(s, 0) for s in range(players)]}
+            for name, label in spec.per_player.items()}
+    summary["skill"] = {"matrix": matrix, "bots": list(skill_bots(spec)), "richness": richness}
+    summary["failures"] = failures
+    return summary
 
 
 def drama_summary(t: Tally, spec) -> dict | None:
@@ -391,10 +367,11 @@ def _where(p: Problem) -> str:
 
 
 # ------------------------------------------------------------------ verdicts
-def judge(s: dict, th: Thresholds) -> list[Verdict]:
-    """PASS/WARN/FAIL lines.  A WARN follows the point estimate; a FAIL needs
-    95% confidence (the interval itself beyond the threshold), so a small run
-    warns rather than fails on noise."""
+def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
+    """PASS/WARN/FAIL lines: the generic checks, the engine's (``GameSpec.verdicts``)
+    after the stall check, then skill and decisions.  A WARN follows the point
+    estimate; a FAIL needs 95% confidence (the interval itself beyond the
+    threshold), so a small run warns rather than fails on noise."""
     out: list[Verdict] = []
     games = s["run"]["games"]
     errors = [p for p in s["static"] if p["severity"] == "error"]
@@ -445,33 +422,10 @@ def judge(s: dict, th: Thresholds) -> list[Verdict]:
     out.append(Verdict(FAIL if stall["rate"] > fail else WARN if stall["rate"] > warn else PASS, "stalls",
                        f"{stall['count']} game(s) stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, "
                        "loops, stuck positions)"))
-    ex = s["outcome"]["deck_exhausted"]["rate"]
-    limit = th.get("deck", "exhaustion_rate_warn")
-    out.append(Verdict(WARN if ex > limit else PASS, "deck exhaustion",
-                       f"{ex * 100:.1f}% of games end with the deck exhausted (the rulebook calls it rare; "
-                       f"limit {limit * 100:.0f}%)"))
-    if th.get("deck", "dead_cards_warn"):
-        n = int(th.get("deck", "min_sample"))
-        dead = [c["id"] for c in s["cards"]
-                if c["dead"] and (c["drawn"] >= n if c["placed"] == 0 else c["placed"] >= n)]
-        out.append(Verdict(WARN if dead else PASS, "dead cards",
-                           f"{len(dead)} design(s) never placed or never flipped: {', '.join(dead[:8])}"
-                           f"{' ...' if len(dead) > 8 else ''}" if dead else
-                           f"no victim stays unplaced or unflipped over {n}+ chances"))
-    rate = th.get("deck", "goal_rate_warn")
-    rare = [g for g in s["goals"] if g["dealt"] and g["high"] < rate]
-    out.append(Verdict(WARN if rare else PASS, "goals",
-                       ("rarely completed: " + ", ".join(f"{g['name']} {g['rate'] * 100:.1f}%" for g in rare))
-                       if rare else f"no goal is confidently completed in under {rate * 100:g}% of its games"))
-    impact = th.get("deck", "card_impact_warn")
-    strong = [c for c in s["cards"]
-              if c["win_diff"] is not None and (c["diff_low"] > impact or c["diff_high"] < -impact)]
-    out.append(Verdict(WARN if strong else PASS, "card impact",
-                       ("placing these changes the win rate by more than "
-                        f"{impact * 100:.0f} points (95% confidence): "
-                        + ", ".join(f"{c['id']} {c['win_diff'] * 100:+.0f}" for c in strong[:8]))
-                       if strong else f"no design moves its owner's win rate by more than {impact * 100:.0f} points "
-                                      "with 95% confidence"))
+    if spec is not None and spec.verdicts is not None:
+        for v in spec.verdicts(s, th):
+            out.append(v if isinstance(v, Verdict) else
+                       Verdict(**v) if isinstance(v, dict) else Verdict(v.status, v.check, v.message))
     m = s["skill"]["matrix"]
     if "greedy" in m and "random" in m["greedy"]:
         g, r = m["greedy"]["random"], m["random"]["greedy"]
@@ -493,16 +447,17 @@ def judge(s: dict, th: Thresholds) -> list[Verdict]:
 
 # ------------------------------------------------------------------ replay
 def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: bool = True,
-           turn_cap: int = 400) -> list[str]:
+           turn_cap: int = 400, expansions: set[str] | None = None) -> list[str]:
     """One game, move by move, as lines of text."""
     spec = get_spec(data.slug)
+    data = with_expansions(data, expansions)
     game = spec.make(data, players, **rules)
-    bots = parse_bots(bots_text, players)
+    bots = parse_bots(bots_text, players, spec)
     lines = [f"{spec.title}: replay of game seed {seed}, {players} players, bots {', '.join(bots)}"]
     log: list[str] = []
     first = {"done": False}
 
-    def on_action(step, state, action):
+    def on_action(step, state, player, action):
         if not first["done"]:
             first["done"] = True
             lines.extend(log)
@@ -512,16 +467,17 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
         else:
             lines.extend("  " + x if not x.startswith("--") else x for x in log)
             log.clear()
-        lines.append(f"  [{step}] P{state.current_player() + 1} ({bots[state.current_player()]}): "
-                     f"{state.action_to_string(action)}")
+        lines.append(f"  [{step}] P{player + 1} ({bots[player]}): {state.action_to_string(action)}")
 
     state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+    record = state.record()
     lines.extend("  " + x for x in log)
-    lines.append(f"end: {spec.end_reasons.get(state.end, state.end)} after {state.turns} turns "
-                 f"({state.rounds} rounds, {state.n_actions} actions)")
+    lines.append(f"end: {spec.end_reasons.get(record.end, record.end)} after {record.turns} turns "
+                 f"({record.rounds} rounds, {record.actions} actions)")
     lines.append("final position:")
     lines.extend("  " + x for x in state.describe().splitlines())
     return lines
 
 
-__all__ = ["Options", "Result", "validate_game", "replay", "game_seed"]
+__all__ = ["Options", "Result", "Verdict", "validate_game", "replay", "deck_checks", "game_seed", "get_spec",
+           "has_rules"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from model.sheets import load_project
-from validator.core import get_spec
+from validator.kit import get_spec
 
 
 @pytest.fixture(scope="session")

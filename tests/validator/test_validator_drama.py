@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from validator.games.pyramid_scheme import State
+from validator.games.pyramid_scheme.heuristics import strength
+from validator.games.pyramid_scheme.state import State
 from validator.metrics import Tally, TimeModel, game_quality, percent
 from validator.runner import PlayOptions, play
 from validator.validate import Options, drama_summary, validate_game
@@ -110,7 +111,7 @@ def test_standings_are_the_search_evaluation_in_tenths(make_game):
     for q in range(3):
         value = state.standings()[q]
         if q in alive:
-            assert isinstance(value, int) and value == round(10 * state._strength(q))
+            assert isinstance(value, int) and value == round(10 * strength(state, q))
         else:
             assert value is None
 

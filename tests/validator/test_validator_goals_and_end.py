@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games.pyramid_scheme import OVER, PLACE, POLICE_PLACE, RESET, TAKE, TARGET, State
+from validator.games.pyramid_scheme.spec import OVER, PLACE, POLICE_PLACE, RESET, TAKE, TARGET
+from validator.games.pyramid_scheme.state import State
 
 OTHER = [("f-guru", None)]
 DISPLAY = ["p05", "y05", "b05"]

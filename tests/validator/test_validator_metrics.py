@@ -8,6 +8,8 @@ from collections import Counter
 
 import pytest
 
+from validator.games.pyramid_scheme.stats import CardStats
+from validator.kit import GameRecord
 from validator.metrics import Tally, TimeModel, diff_interval, hist_percentile, hist_summary, wilson
 
 
@@ -61,10 +63,10 @@ def test_time_model():
 
 
 def _record(winners, seats=(0, 1), end="last-standing"):
-    return {"turns": 10, "rounds": 5, "actions": 30, "end": end, "winners": winners, "seats": list(seats),
-            "eliminations": [(1, "police", 9)], "score": [3, None], "cards": {"a": (1, 1, 0), "b": (1, 0, 0)},
-            "placed_by": [["a"], []], "goals_open": ["g"], "goals_claimed": [("g", 0, 7)],
-            "rewards": {"hand": (1, 1)}, "counts": {"police_placed": 1}}
+    return GameRecord(turns=10, rounds=5, actions=30, end=end, winners=winners, seats=list(seats),
+                      eliminations=[(1, "police", 9)], scores=[3, None], counters={"police_placed": 1},
+                      details={"cards": {"a": (1, 1, 0), "b": (1, 0, 0)}, "placed_by": [["a"], []],
+                               "goals_open": ["g"], "goals_claimed": [("g", 0, 7)], "rewards": {"hand": (1, 1)}})
 
 
 PLAY = {"decisions": 20, "choices": 15, "legal_sum": 60, "turns_with_choice": 8}
@@ -73,10 +75,10 @@ PLAY = {"decisions": 20, "choices": 15, "legal_sum": 60, "turns_with_choice": 8}
 def test_tally_merge_is_exact_and_order_free():
     model = TimeModel()
     records = [(_record([i % 2]), i) for i in range(10)]
-    whole = Tally()
+    whole = Tally(ext=CardStats())
     for r, i in records:
         whole.add_game(i, 100 + i, r, ("greedy", "random"), PLAY, model)
-    parts = [Tally(), Tally(), Tally()]
+    parts = [Tally(ext=CardStats()), Tally(ext=CardStats()), Tally(ext=CardStats())]
     for r, i in records:
         parts[i % 3].add_game(i, 100 + i, r, ("greedy", "random"), PLAY, model)
     merged = Tally()
@@ -84,8 +86,9 @@ def test_tally_merge_is_exact_and_order_free():
         merged.merge(part)
     assert merged == whole
     assert whole.seat_wins == Counter({0: 5, 1: 5})
-    assert whole.cards["a"] == [10, 10, 0, 10, 5] and whole.cards["b"] == [10, 0, 0, 0, 0]
-    assert whole.goals["g"] == [10, 10, 70]
+    assert whole.ext.cards["a"] == [10, 10, 0, 10, 5] and whole.ext.cards["b"] == [10, 0, 0, 0, 0]
+    assert whole.ext.goals["g"] == [10, 10, 70]
+    assert whole.counts == Counter({"police_placed": 10})
     assert whole.bot_wins == Counter({"greedy": 5, "random": 5})
 
 

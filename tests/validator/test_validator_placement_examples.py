@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games.pyramid_scheme import PLACE, State
+from validator.games.pyramid_scheme.spec import PLACE
+from validator.games.pyramid_scheme.state import State
 
 PYRAMID = [
     ("f-boss", None),

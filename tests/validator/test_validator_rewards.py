@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from validator.games.pyramid_scheme import (DISCARD, END, FLIP, FLIP_POLICE, FLIP_SILENT, LIMIT, MAIN, PLACE,
-                                            RESERVE, TARGET, TRASH, State)
+from validator.games.pyramid_scheme.spec import (DISCARD, END, FLIP, FLIP_POLICE, FLIP_SILENT, LIMIT, MAIN, PLACE,
+                                                 RESERVE, TARGET, TRASH)
+from validator.games.pyramid_scheme.state import State
 
 OTHER = [("f-guru", None)]
 DISPLAY = ["p05", "y05", "b05"]

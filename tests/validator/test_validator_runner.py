@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from validator.core import derive_seed
+from validator.kit import derive_seed
 from validator.runner import PlayOptions, batch_size, game_seed, play
 from validator.validate import Options, validate_game
 

@@ -8,8 +8,9 @@ import pytest
 
 from model.lang import Expr, Term
 from model.sheets import Game
-from validator.core import RulesError, get_spec
-from validator.games.pyramid_scheme import static_checks
+from model.errors import RulesError
+from validator.games.pyramid_scheme.checks import static_checks
+from validator.kit import get_spec
 
 
 def with_cards(data, change):
@@ -117,5 +118,5 @@ def test_rules_options_parse(ps_spec):
 
 def test_registry_knows_the_game():
     assert get_spec("pyramid-scheme").title == "Pyramid Scheme"
-    with pytest.raises(Exception, match="no rules engine exists for 'golden-pyramid' yet"):
-        get_spec("golden-pyramid")
+    with pytest.raises(Exception, match="no rules engine exists for 'no-such-game' yet"):
+        get_spec("no-such-game")

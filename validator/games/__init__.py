@@ -1,13 +1,13 @@
-"""One rules module per bundled game, each with the same skeleton:
+"""One package per game's rules engine, each with the same skeleton (see
+docs/validator.md, "Adding an engine"):
 
-1. constants (actions, phases, vocabulary),
-2. a declarative spec (players, rules options with defaults and readings),
-3. the ``Game``: compiled from the shared spreadsheet model, picklable,
-4. the ``State``: ``current_player``, ``legal_actions``, ``apply_action``,
-   ``is_terminal``, ``returns``, ``clone``, ``determinize``, ``record``,
-   ``check_invariants``, plus a greedy heuristic and a position evaluation,
-5. static deck checks,
-6. registration on import (``validator.core.register``).
+* ``__init__``: ``SPEC``, the engine's :class:`validator.kit.GameSpec`
+* ``spec``: constants, action encoding and the rules options
+* ``game``: the compiled ``Game`` (from the shared spreadsheet model)
+* ``state``: the ``State`` - rules only
+* ``heuristics``: the greedy scores and the search evaluation, from observations
+* ``checks``: static deck checks
+* ``stats`` and ``report``: the engine's statistics, report sections and verdicts
 
-Which module serves which slug is listed in ``validator.core.MODULES``.
+Which package serves which slug is listed in ``validator.kit.registry.ENGINES``.
 """

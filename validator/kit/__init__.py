@@ -6,15 +6,18 @@
 * :mod:`.zones` - the conservation check ``--strict`` applies to every game
 * :mod:`.spec` - ``GameSpec``, ``Param``, ``Heuristic``, ``ReportSection``
 * :mod:`.registry` - slug -> engine package; ``get_spec``, ``rules_hash``
+* :mod:`.stats` - intervals and histogram summaries for stats extensions
+* :mod:`.html` - escaped text, tables and inline SVG plots for report sections
+* :mod:`.conformance` - the checks every engine must pass (tests/validator/test_conformance_all.py)
 """
 
-from .chance import Chance, shuffle
+from .chance import Chance, copy_generator, derive_seed, shuffle
 from .protocol import SIMULTANEOUS, TERMINAL, Bot, Game, State, View
 from .record import GameRecord
 from .registry import ENGINES, engines, get_spec, has_rules, rules_hash
-from .spec import GameSpec, Heuristic, Param, ReportSection, StatsExtension
+from .spec import GameSpec, Heuristic, Param, ReportSection, StatsExtension, Verdict
 from .zones import check_conservation
 
-__all__ = ["Chance", "shuffle", "SIMULTANEOUS", "TERMINAL", "Bot", "Game", "State", "View", "GameRecord", "ENGINES",
-           "engines", "get_spec", "has_rules", "rules_hash", "GameSpec", "Heuristic", "Param", "ReportSection",
-           "StatsExtension", "check_conservation"]
+__all__ = ["Chance", "copy_generator", "derive_seed", "shuffle", "SIMULTANEOUS", "TERMINAL", "Bot", "Game", "State",
+           "View", "GameRecord", "ENGINES", "engines", "get_spec", "has_rules", "rules_hash", "GameSpec", "Heuristic",
+           "Param", "ReportSection", "StatsExtension", "Verdict", "check_conservation"]

@@ -8,6 +8,7 @@ determinized copy gets a ``Chance`` of its own.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Sequence, TypeVar
 
@@ -52,3 +53,30 @@ class Chance(random.Random):
     def chance(self, p: float) -> bool:
         """True with probability ``p``."""
         return self.random() < p
+
+    def copy(self) -> "Chance":
+        """An independent generator in the same state (what a state's clone keeps)."""
+        return copy_generator(self)
+
+
+def copy_generator(rng: random.Random) -> random.Random:
+    """An independent copy of ``rng`` (a ``Chance`` or any ``random.Random``) in the same state."""
+    if rng is None:
+        return None
+    twin = type(rng).__new__(type(rng))
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def derive_seed(master: int, *path: int | str) -> int:
+    """A 63-bit seed for ``path`` (e.g. ("main", 17)) under ``master``.
+
+    Stable across Python versions and platforms; independent of how games are
+    split over workers, so any worker count plays the same games.
+    """
+    h = hashlib.blake2b(digest_size=8)
+    h.update(str(int(master)).encode())
+    for part in path:
+        h.update(b"/")
+        h.update(str(part).encode())
+    return int.from_bytes(h.digest(), "big") >> 1

@@ -31,6 +31,7 @@ Three notions the rules need beyond turn-taking:
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any, Iterable, Mapping
 
 from .record import GameRecord
@@ -87,14 +88,22 @@ class State:
         raise NotImplementedError
 
     def clone(self) -> "State":
-        """An independent copy: applying actions to it leaves this state unchanged."""
+        """An independent copy: applying actions to it leaves this state unchanged.
+        It keeps a copy of the generator (``kit.copy_generator``), so the copy and
+        the original draw the same from here on, each from its own."""
         raise NotImplementedError
 
     def record(self) -> GameRecord:
         raise NotImplementedError
 
     def observe(self, player: int) -> Any:
-        """What ``player`` may see now: an engine-specific, read-only observation."""
+        """What ``player`` may see now: an engine-specific, read-only observation.
+
+        Observations compare by value: two observations of a seat are equal
+        (``==``) exactly when the seat sees the same - a tuple, a dataclass or an
+        object with ``__eq__``.  The conformance harness checks that a seat's
+        observation is unchanged when everything hidden from it is drawn again
+        (``determinize``)."""
         raise NotImplementedError
 
     # -- defaults
@@ -145,16 +154,16 @@ class State:
 
 class View:
     """What a bot holds of its seat: the observation, and samples of the full
-    position consistent with it.  Bots never receive the state itself."""
+    position consistent with it.  Bots never receive the state itself.
 
-    __slots__ = ("_state", "player")
+    ``observe()`` returns the seat's observation now (``State.observe``)."""
+
+    __slots__ = ("_state", "player", "observe")
 
     def __init__(self, state: State, player: int):
         self._state = state
         self.player = player
-
-    def observe(self) -> Any:
-        return self._state.observe(self.player)
+        self.observe = partial(state.observe, player)  # one call, however often a bot looks
 
     def determinize(self, chance) -> State:
         return self._state.determinize(self.player, chance)

@@ -16,6 +16,10 @@ from .spec import GameSpec
 
 ENGINES: dict[str, str] = {
     "pyramid-scheme": "validator.games.pyramid_scheme",
+    "pyramid-shambo": "validator.games.pyramid_shambo",
+    "drinking-pyramid": "validator.games.drinking_pyramid",
+    "pyrrameds": "validator.games.pyrrameds",
+    "golden-pyramid": "validator.games.golden_pyramid",
 }
 
 _SPECS: dict[str, GameSpec] = {}

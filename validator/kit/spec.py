@@ -48,12 +48,29 @@ class Param:
 @dataclass(frozen=True)
 class ReportSection:
     """One section of report.html an engine adds: an anchor, a title, one line
-    saying what to look for, and the HTML body (already escaped)."""
+    saying what to look for, and the HTML body (already escaped).
+
+    With ``into`` set to the anchor of a generic section (``outcome``,
+    ``length``, ``skill`` ...) the body is appended to that section instead
+    (title and look are then not shown)."""
 
     anchor: str
     title: str
     look: str
     body: str
+    into: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One PASS/WARN/FAIL line of the report (``status``), named by ``check``."""
+
+    status: str
+    check: str
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "check": self.check, "message": self.message}
 
 
 class StatsExtension(Protocol):
@@ -67,7 +84,9 @@ class StatsExtension(Protocol):
     def merge(self, other: "StatsExtension") -> None: ...
 
     def summarize(self, game, tally, th) -> dict:
-        """Keys added to summary.json (beside the generic ones)."""
+        """Keys added to summary.json (beside the generic ones).  A key that is
+        already a generic block whose value is a dict (e.g. ``outcome``) adds
+        its entries to that block."""
         ...
 
 
@@ -101,7 +120,7 @@ class GameSpec:
     stalls: tuple[str, ...] = ("turn-cap", "loop", "stuck")  # end reasons that mean "no result"
     static_checks: Callable[..., list] | None = None  # static_checks(data, players) -> [Problem]
     heuristic: Heuristic | None = None  # for the generic greedy and search bots
-    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # engine's own bots: name -> factory(rng)
+    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # engine's own bots: name -> cls(rng, game)
     stats: Callable[[], StatsExtension] | None = None  # a fresh stats extension
     sections: Callable[[dict], list[ReportSection]] | None = None  # report sections from summary.json
     verdicts: Callable[[dict, Any], list] | None = None  # extra verdicts from (summary, thresholds)

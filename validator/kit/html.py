@@ -1,0 +1,72 @@
+"""Pieces of report.html an engine's report sections are built from: escaped
+text, percentages and intervals, tables, and matplotlib figures as inline SVG
+(deterministic: the same figures draw the same bytes).
+
+The report's stylesheet knows the classes used here: ``muted`` (grey text),
+``dead`` (a highlighted row), ``plot`` (a figure's box), ``grid`` (boxes side
+by side), ``matrix`` (centred cells)."""
+
+from __future__ import annotations
+
+import html
+import io
+
+# the report's palette
+BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
+
+
+def esc(x) -> str:
+    """``x`` as escaped HTML text."""
+    return html.escape(str(x))
+
+
+def pct(x, digits=1) -> str:
+    """A share as a percentage ('-' when missing)."""
+    return "-" if x is None else f"{x * 100:.{digits}f}%"
+
+
+def ci(r: dict) -> str:
+    """A rate with its 95% interval (a dict with rate, low, high, as ``kit.stats.rate`` makes)."""
+    if r.get("rate") is None:
+        return "-"
+    return f"{r['rate'] * 100:.1f}% <span class='muted'>[{r['low'] * 100:.1f}, {r['high'] * 100:.1f}]</span>"
+
+
+def num(x, digits=1) -> str:
+    """A number with ``digits`` decimals ('-' when missing)."""
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def table(header: list[str], rows: list[list], left: int = 1, cls: str = "", row_cls=None) -> str:
+    """An HTML table: ``header`` is escaped here, the cells of ``rows`` must be HTML
+    already; the first ``left`` columns are aligned left, the rest right."""
+    out = [f"<table class='{cls}'><tr>"]
+    out += [f"<th class='{'l' if i < left else ''}'>{esc(h)}</th>" for i, h in enumerate(header)]
+    out.append("</tr>")
+    for j, r in enumerate(rows):
+        rc = row_cls[j] if row_cls else ""
+        out.append(f"<tr class='{rc}'>" + "".join(f"<td class='{'l' if i < left else ''}'>{v}</td>"
+                                                   for i, v in enumerate(r)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def plt():
+    """matplotlib's pyplot, set up for the report (Agg, SVG text as text, fixed hash salt)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    matplotlib.rcParams.update({"svg.hashsalt": "pnp-validate", "svg.fonttype": "none", "font.size": 9,
+                                "font.family": "DejaVu Sans", "axes.spines.top": False, "axes.spines.right": False})
+    return pyplot
+
+
+def svg(fig) -> str:
+    """A matplotlib figure as an inline ``<svg>`` element (the figure is closed)."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt().close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
