@@ -1,0 +1,317 @@
+"""The compiled Pyramid Shambo game: the pieces from cards.csv, the rules options,
+and the payment plans (which pieces change hands to settle a debt).
+
+Pieces are the rows with a colour and a ``number`` (pips): the ``large``,
+``medium`` and ``small`` decks of the sheet.  Each player takes every piece of
+one colour (colours in the palette's order: player 1 the first colour that has
+pieces).  The fee unit and the knock-out bonus are the pips of a ``small``
+piece.  A holding is a bit mask over the pieces, so a payment plan is a handful
+of masks and the plans of a position are memoised per holdings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from model.errors import InputErrors, Problem, RulesError
+from validator.kit import Game
+
+from .constants import CHANGE_OTHER, CHANGE_PAYEE, EXACT, OVERPAY, PARAMS, SHORT, UNDERPAY
+
+PIECE_DECKS = ("large", "medium", "small")
+SMALL_DECK = "small"
+MEMO_LIMIT = 200_000  # memoised plan lists kept before the memo is cleared
+
+
+class Piece:
+    __slots__ = ("index", "id", "name", "color", "pips", "deck", "row")
+
+    def __init__(self, index, id, name, color, pips, deck, row):
+        self.index, self.id, self.name, self.color, self.pips, self.deck, self.row = \
+            index, id, name, color, pips, deck, row
+
+
+class ShamboGame(Game):
+    """Tables built once from the sheet, shared by every state of every game."""
+
+    def __init__(self, data, players: int, **options):
+        from . import SPEC  # the package's spec (imported late: the package imports this module)
+
+        self.spec = SPEC
+        opts = SPEC.options(options)
+        self.o = opts
+        self.players = players
+        from .checks import static_checks
+
+        errors = [p for p in static_checks(data, players) if p.is_error]
+        if errors:
+            raise InputErrors(errors)
+        rows = [c for c in data.cards if c.deck in PIECE_DECKS and c.number is not None]
+        palette = list(data.manifest.colors)
+        base_colors = [c for c in palette if any(r.color == c for r in rows)]
+        stashes = opts["stashes"]
+        if stashes == "auto":
+            nstash = 1 if players <= len(base_colors) else 2
+        else:
+            nstash = int(stashes)
+        if players > nstash * len(base_colors):
+            more = "" if nstash == 2 else "; a second stash (--rule stashes=2) seats up to " \
+                f"{2 * len(base_colors)}"
+            raise RulesError(f"Pyramid Shambo with {players} players needs {players} colours; "
+                             f"{nstash} stash(es) of the sheet's pieces have {nstash * len(base_colors)}{more}")
+        self.stashes = nstash
+        self.colors: list[str] = []
+        pieces: list[Piece] = []
+        for k in range(nstash):
+            for col in base_colors:
+                name = col if k == 0 else f"{col}#{k + 1}"
+                self.colors.append(name)
+                mine = sorted((r for r in rows if r.color == col), key=lambda r: (r.number, r.row))
+                for r in mine:
+                    for copy in range(r.count):
+                        pid = r.id if k == 0 else f"{r.id}#{k + 1}"
+                        if r.count > 1:
+                            pid = f"{pid}.{copy + 1}"
+                        pieces.append(Piece(len(pieces), pid, r.name if k == 0 else f"{r.name} (stash {k + 1})",
+                                            len(self.colors) - 1, r.number, r.deck, r.row))
+        self.pieces = pieces
+        self.N = len(pieces)
+        self.PIPS = [p.pips for p in pieces]
+        self.COLOR = [p.color for p in pieces]
+        self.BIT = [1 << i for i in range(self.N)]
+        self.colmask = [0] * len(self.colors)
+        for p in pieces:
+            self.colmask[p.color] |= 1 << p.index
+        self.small_mask = 0
+        for p in pieces:
+            if p.deck == SMALL_DECK:
+                self.small_mask |= 1 << p.index
+        self.unit = min(p.pips for p in pieces if p.deck == SMALL_DECK)
+        self.max_pip = max(self.PIPS)
+        self.player_color = list(range(players))  # player i plays colour i
+        self.start_hold = [self.colmask[c] for c in self.player_color]
+        self.total_pips = sum(self.PIPS)
+        self.escalation = opts["escalation"]
+        self.showdown = bool(opts["showdown"]) and players > 2
+        self.showdown_bonus = opts["showdown_bonus"] == "doubled"
+        self.overpay = opts["no_change"] == "overpay"
+        self.bonus_skip = opts["bonus_without_small"] == "skip"
+        # pips of a mask: one table per byte of the mask
+        self._tables = []
+        for lo in range(0, self.N, 8):
+            t = [0] * 256
+            for x in range(256):
+                s = 0
+                for b in range(8):
+                    if x >> b & 1 and lo + b < self.N:
+                        s += self.PIPS[lo + b]
+                t[x] = s
+            self._tables.append(t)
+        self._memo: dict = {}
+        self._memo1: dict = {}
+        self._memo2: dict = {}
+
+    # -- pickling: workers get the tables, not the memo
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_memo"] = {}
+        d["_memo1"] = {}
+        d["_memo2"] = {}
+        return d
+
+    def components(self) -> Counter:
+        return Counter(p.id for p in self.pieces)
+
+    def component_label(self, component) -> str:
+        return f"piece {component}"
+
+    def new_initial_state(self, chance):
+        from .state import ShamboState
+
+        return ShamboState(self, chance)
+
+    # -- helpers on masks
+    def pips(self, mask: int) -> int:
+        t = self._tables
+        s = 0
+        k = 0
+        while mask:
+            s += t[k][mask & 255]
+            mask >>= 8
+            k += 1
+        return s
+
+    def bits(self, mask: int) -> list[int]:
+        out = []
+        i = 0
+        while mask:
+            if mask & 1:
+                out.append(i)
+            mask >>= 1
+            i += 1
+        return out
+
+    def describe_mask(self, mask: int) -> str:
+        return "+".join(self.pieces[i].id for i in self.bits(mask)) or "nothing"
+
+    # -- subsets by pips
+    def subsets_sum(self, mask: int, target: int) -> tuple:
+        """Every sub-mask of ``mask`` whose pips add up to ``target`` (canonical order)."""
+        key = (0, mask, target)
+        memo = self._memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        bits = self.bits(mask)
+        pips = self.PIPS
+        out = []
+
+        def rec(i, left, acc):
+            if left == 0:
+                out.append(acc)
+                return
+            for j in range(i, len(bits)):
+                b = bits[j]
+                v = pips[b]
+                if v <= left:
+                    rec(j + 1, left - v, acc | (1 << b))
+
+        if target >= 0:
+            rec(0, target, 0)
+        got = tuple(out)
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+        return got
+
+    def minimal_overpays(self, mask: int, due: int) -> tuple:
+        """Sub-masks paying more than ``due`` from which no piece can be left out
+        without paying less than ``due``; the smallest overpayments first."""
+        key = (1, mask, due)
+        memo = self._memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        bits = self.bits(mask)
+        pips = self.PIPS
+        limit = due + self.max_pip - 1
+        found = []
+
+        def rec(i, s, acc, smallest):
+            if s > due:
+                if s - smallest < due:
+                    found.append((s, acc))
+                return
+            for j in range(i, len(bits)):
+                b = bits[j]
+                v = pips[b]
+                if s + v <= limit:
+                    rec(j + 1, s + v, acc | (1 << b), min(smallest, v))
+
+        rec(0, 0, 0, 1 << 30)
+        found.sort(key=lambda x: x[0])
+        got = tuple(found)
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+        return got
+
+    # -- payment plans
+    def plans(self, hold: list[int], payer: int, payee: int, due: int, alive: list[bool]) -> list[tuple]:
+        """The ways to settle a debt of ``due`` pips from ``payer`` to ``payee``.
+
+        A plan is ``(kind, give, back, maker, broken, pieces, paid)``: ``give``
+        goes from the payer to the payee, ``back`` (change) from the payee to the
+        payer; with an uninvolved ``maker``, the payer first exchanges the piece
+        ``broken`` for the maker's smaller ``pieces`` of the same pips; ``paid``
+        is what the payee gains.  The rules, in order: pay exactly if the
+        holding allows; holding at most the fee, pay everything; else overpay
+        and take change from the payee; else break a piece with an uninvolved
+        player (the candidates in seat order from the payee's left); else (no
+        change anywhere) overpay or underpay by the ``no_change`` option.
+        """
+        hp = hold[payer]
+        got = self.own_plans(hp, due)
+        if got is not None:
+            return got
+        hw = hold[payee]
+        key = (hp, hw, due)
+        memo = self._memo2
+        got = memo.get(key)
+        if got is None:
+            got = []
+            for s_pips, s in self.minimal_overpays(hp, due):
+                for r in self.subsets_sum(hw, s_pips - due):
+                    got.append((CHANGE_PAYEE, s, r, -2, 0, 0, due))
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            memo[key] = got
+        if got:
+            return got
+        n = len(hold)
+        others = [q for q in ((payee + k) % n for k in range(1, n)) if q != payer and alive[q]]
+        return self._plans_others(hold, hp, due, others)
+
+    def own_plans(self, hp: int, due: int):
+        """The plans that need nothing but the payer's holding (exact, or
+        everything held), or None when change is needed; memoised."""
+        key = (hp, due)
+        memo = self._memo1
+        got = memo.get(key, 0)
+        if got != 0:
+            return got
+        if due <= 0:
+            got = [(EXACT, 0, 0, -1, 0, 0, 0)]
+        else:
+            total = self.pips(hp)
+            if total <= due:
+                got = [(SHORT if total < due else EXACT, hp, 0, -1, 0, 0, total)]
+            else:
+                exact = self.subsets_sum(hp, due)
+                got = [(EXACT, s, 0, -1, 0, 0, due) for s in exact] if exact else None
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+        return got
+
+    def _plans_others(self, hold, hp: int, due: int, others: list[int]) -> list[tuple]:
+        pips = self.PIPS
+        out = []
+        for m in others:
+            hm = hold[m]
+            for t in self.bits(hp):
+                v = pips[t]
+                if v < 2:
+                    continue
+                tb = 1 << t
+                for u in self.subsets_sum(hm, v):
+                    if u & (u - 1) == 0:  # a single piece of the same pips is an exchange, not change
+                        continue
+                    after = (hp & ~tb) | u
+                    for s in self.subsets_sum(after, due):
+                        out.append((CHANGE_OTHER, s, 0, m, tb, u, due))
+        if out:
+            return out
+        if self.overpay:
+            over = self.minimal_overpays(hp, due)
+            least = over[0][0]
+            return [(OVERPAY, s, 0, -1, 0, 0, v) for v, s in over if v == least]
+        for v in range(due - 1, -1, -1):
+            under = self.subsets_sum(hp, v)
+            if under:
+                return [(UNDERPAY, s, 0, -1, 0, 0, v) for s in under]
+        return [(UNDERPAY, 0, 0, -1, 0, 0, 0)]  # unreachable: the empty set pays 0
+
+
+
+def make(data, players: int, **options) -> ShamboGame:
+    if not 2 <= players <= 10:
+        raise RulesError(f"Pyramid Shambo takes 2-10 players (6-10 with a second stash), not {players}")
+    return ShamboGame(data, players, **options)
+
+
+def problem(card, column: str, message: str, severity: str = "error") -> Problem:
+    return Problem(card.sheet, card.row, column, message, severity)
+
+
+__all__ = ["ShamboGame", "make", "PARAMS"]

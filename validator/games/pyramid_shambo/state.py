@@ -1,0 +1,584 @@
+"""The Pyramid Shambo position and its rules.
+
+A turn: the active player chooses a rival (``TARGET + p``); both throw at once
+(``SIMULTANEOUS``: rock, paper or scissors); a tie raises the fee and they throw
+again; the loser owes the fee, settled by a payment plan the *acting* player
+chooses (``PLAN + i``) when there is more than one.  A knock-out by a challenge
+queues the knock-out bonus: every other remaining player owes the winner a
+small pyramid's pips, settled the same way.  Decisions with a single option are
+taken at once (a forced rival, a forced payment), so every node a bot sees has
+a real choice, except throws, which always have three.
+"""
+
+from __future__ import annotations
+
+from model.errors import IllegalAction
+from validator.kit import SIMULTANEOUS, TERMINAL, GameRecord, State
+
+from .constants import (BEATS, BONUS, CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, DEBT_NAMES, END_REASONS, EXACT, FEE,
+                        OVER, OVERPAY, PAY, PHASE_NAMES, PLAN, PLAN_KINDS, SHORT, SKIP, TARGET, THROW, THROWS,
+                        UNDERPAY)
+
+TIE_GUARD = 1000  # ties in one challenge before the game is stopped as a loop (never reached by sane throwers)
+COUNTERS = ("challenges", "throws", "ties", "max_fee", "showdown", "showdown_challenges", "knockouts", "cascades",
+            "self_eliminations", "bonus_paid", "bonus_skipped", "change_payee", "change_other", "no_change",
+            "short_payments")
+
+
+class ShamboObs:
+    """What a seat sees: everything on the table (Shambo hides nothing but the
+    throws being made, which are never in the state).  Read-only by convention."""
+
+    __slots__ = ("player", "phase", "acting", "turn_player", "rival", "ties", "alive", "hold", "pips", "debt",
+                 "plans", "log", "showdown", "n_start", "game")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, k) for k in self.__slots__ if k != "game")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    __hash__ = None
+
+    def __init__(self, s: "ShamboState", player: int):
+        self.player = player
+        self.phase = s.phase
+        self.acting = s.acting
+        self.turn_player = s.turn_player
+        self.rival = s.rival
+        self.ties = s.ties
+        self.alive = tuple(s.alive)
+        self.hold = tuple(s.hold)
+        self.pips = tuple(s.pips)
+        self.debt = s.debt
+        self.plans = s.plans
+        self.log = s.throw_log
+        self.showdown = s.in_showdown()
+        self.n_start = s.game.players
+        self.game = s.game
+
+
+class ShamboState(State):
+    __slots__ = ("game", "chance", "n", "hold", "pips", "alive", "n_alive", "out", "turn_player", "acting", "rival",
+                 "phase", "ties", "debts", "debt", "plans", "turns", "rounds", "n_actions", "end", "winners",
+                 "eliminated", "log", "throw_log", "c", "fees", "knockouts", "wave", "kos", "showdown_at", "pending")
+
+    def __init__(self, game, chance, *, setup: bool = True):
+        self.game = game
+        self.chance = chance
+        self.log = None
+        if setup:
+            self._setup()
+
+    # ------------------------------------------------------------ setup
+    def _blank(self) -> None:
+        g = self.game
+        n = self.n = g.players
+        self.hold = list(g.start_hold)
+        self.pips = [g.pips(m) for m in self.hold]
+        self.alive = [True] * n
+        self.n_alive = n
+        held = 0
+        for m in self.hold:
+            held |= m
+        self.out = ((1 << g.N) - 1) & ~held  # unused colours are set aside
+        self.turn_player = self.acting = 0
+        self.rival = -1
+        self.phase = CHALLENGE
+        self.ties = 0
+        self.debts = []
+        self.debt = None
+        self.plans = None
+        self.turns = 0
+        self.rounds = 0
+        self.n_actions = 0
+        self.end = ""
+        self.winners = []
+        self.eliminated = []
+        self.throw_log = []  # public: (turn, ties before, challenger, throw, rival, throw)
+        self.c = dict.fromkeys(COUNTERS, 0)
+        self.fees = []  # (ties, fee owed, pips paid, showdown) per challenge settled
+        self.knockouts = [0] * n
+        self.kos = []  # (victim, knocker or -1, cause, turn, players left before)
+        self.wave = []
+        self.showdown_at = 0
+        self.pending = -1  # a throw of the challenger's given alone (apply_unchecked at a throw, for searches)
+
+    def _setup(self) -> None:
+        self._blank()
+        self.rounds = 1
+        self._begin_turn(0)
+
+    @classmethod
+    def position(cls, game, holdings: list[list[str]], *, turn_player: int = 0, out: list[int] = (),
+                 chance=None) -> "ShamboState":
+        """A constructed position for tests: ``holdings[p]`` lists the piece ids
+        player p holds; pieces nobody holds are out of the game; players in
+        ``out`` are already eliminated.  The turn of ``turn_player`` begins."""
+        s = cls(game, chance, setup=False)
+        s._blank()
+        index = {p.id: p.index for p in game.pieces}
+        held = 0
+        for p, ids in enumerate(holdings):
+            m = 0
+            for pid in ids:
+                b = 1 << index[pid]
+                if held & b:
+                    raise ValueError(f"piece {pid} is held twice")
+                m |= b
+            held |= m
+            s.hold[p] = m
+            s.pips[p] = game.pips(m)
+        s.out = ((1 << game.N) - 1) & ~held
+        for p in out:
+            s.alive[p] = False
+        s.n_alive = sum(s.alive)
+        s.rounds = 1
+        s._begin_turn(turn_player)
+        return s
+
+    # ------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == THROW:
+            return SIMULTANEOUS
+        if ph == OVER:
+            return TERMINAL
+        return self.acting
+
+    def acting_players(self) -> list[int]:
+        if self.phase != THROW:
+            return []
+        return [self.turn_player, self.rival] if self.pending < 0 else [self.rival]
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        ph = self.phase
+        if ph == THROW:
+            if player is None or player == self.turn_player or player == self.rival:
+                return [0, 1, 2]
+            return []
+        if ph == CHALLENGE:
+            me = self.turn_player
+            return [TARGET + q for q in range(self.n) if q != me and self.alive[q]]
+        if ph == PAY:
+            return list(range(PLAN, PLAN + len(self.plans)))
+        return []
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        w = self.winners
+        share = 1.0 / len(w) if w else 0.0
+        return [share if p in w else 0.0 for p in range(self.n)]
+
+    def apply_action(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalAction(f"action {action} ({self.action_to_string(action)}) is not legal in phase "
+                                f"'{PHASE_NAMES[self.phase]}'; legal: {self.legal_actions()}\n{self.describe()}")
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: int) -> None:
+        ph = self.phase
+        if ph == CHALLENGE:
+            self._challenge(action - TARGET)
+        elif ph == PAY:
+            plan = self.plans[action - PLAN]
+            self.plans = None
+            self.n_actions += 1
+            self._settle(plan)
+            self._advance()
+        elif ph == THROW:
+            # one throw alone (a search trying its options): the challenger's first, then the rival's
+            if not 0 <= action <= 2:
+                raise IllegalAction(f"a throw is 0 (rock), 1 (paper) or 2 (scissors); got {action}")
+            if self.pending < 0:
+                self.pending = action
+            else:
+                first, self.pending = self.pending, -1
+                self.throw(first, action)
+
+    def apply_actions(self, joint) -> None:
+        if self.phase != THROW:
+            raise IllegalAction(f"nobody throws now (phase '{PHASE_NAMES[self.phase]}')\n{self.describe()}")
+        a, b = self.turn_player, self.rival
+        try:
+            ta = joint[a] if self.pending < 0 else self.pending
+            tb = joint[b]
+            self.pending = -1
+        except KeyError:
+            raise IllegalAction(f"the throw needs P{a + 1} and P{b + 1}; got {sorted(joint)}") from None
+        if ta not in (0, 1, 2) or tb not in (0, 1, 2):
+            raise IllegalAction(f"a throw is 0 (rock), 1 (paper) or 2 (scissors); got {ta}, {tb}")
+        self.throw(ta, tb)
+
+    # ------------------------------------------------------------ the rules
+    def _begin_turn(self, p: int) -> None:
+        self.turn_player = self.acting = p
+        self.turns += 1
+        self.ties = 0
+        self.rival = -1
+        self.phase = CHALLENGE
+        if self.log is not None:
+            self._event(f"-- turn {self.turns}: P{p + 1} ({self._pips_line()})")
+        if self.n_alive == 2:  # the only rival: no decision
+            for q in range(self.n):
+                if q != p and self.alive[q]:
+                    self._challenge(q)
+                    return
+
+    def _challenge(self, q: int) -> None:
+        self.rival = q
+        self.phase = THROW
+        self.c["challenges"] += 1
+        self.n_actions += 1
+        if self.in_showdown():
+            self.c["showdown_challenges"] += 1
+        if self.log is not None:
+            self._event(f"P{self.turn_player + 1} challenges P{q + 1}")
+
+    def throw(self, ta: int, tb: int) -> None:
+        """Resolve one simultaneous throw of the challenger (``ta``) and the rival (``tb``)."""
+        a, b = self.turn_player, self.rival
+        self.throw_log.append((self.turns, self.ties, a, ta, b, tb))
+        c = self.c
+        c["throws"] += 1
+        self.n_actions += 1
+        if ta == tb:
+            self.ties += 1
+            c["ties"] += 1
+            if self.log is not None:
+                self._event(f"both throw {THROWS[ta]}: tie {self.ties}")
+            if self.ties >= TIE_GUARD:
+                self.stop("loop")
+            return
+        g = self.game
+        if BEATS[ta] == tb:
+            winner, loser = a, b
+        else:
+            winner, loser = b, a
+        fee = g.unit + g.escalation * self.ties
+        if g.showdown and self.n_alive == 2:
+            fee *= 2
+        if fee > c["max_fee"]:
+            c["max_fee"] = fee
+        if self.log is not None:
+            self._event(f"P{a + 1} {THROWS[ta]}, P{b + 1} {THROWS[tb]}: P{winner + 1} wins a {fee}-pip fee")
+        self.debts.append((FEE, loser, winner, fee))
+        self._advance()
+
+    def in_showdown(self) -> bool:
+        return self.game.showdown and self.n_alive == 2
+
+    def _advance(self) -> None:
+        """Settle queued debts until a decision is needed; then the next turn."""
+        g = self.game
+        debts = self.debts
+        alive = self.alive
+        while debts:
+            kind, payer, payee, due = debts.pop(0)
+            if not alive[payer] or not alive[payee]:
+                continue
+            if kind == BONUS:
+                due = g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
+                if g.bonus_skip and not (self.hold[payer] & g.small_mask):
+                    self.c["bonus_skipped"] += 1
+                    if self.log is not None:
+                        self._event(f"P{payer + 1} holds no small pyramid: no bonus")
+                    continue
+            plans = g.plans(self.hold, payer, payee, due, alive)
+            self.debt = (kind, payer, payee, due)
+            if len(plans) == 1:
+                self.n_actions += 1
+                self._settle(plans[0])
+                if self.phase == OVER:
+                    return
+                continue
+            self.plans = plans
+            self.phase = PAY
+            return
+        self.debt = None
+        self.plans = None
+        self._next_turn()
+
+    def _from_left(self, p: int) -> list[int]:
+        n = self.n
+        return [(p + k) % n for k in range(1, n)]
+
+    def _settle(self, plan: tuple) -> None:
+        """Move the pieces of one payment plan, then knock out whoever holds nothing."""
+        kind, payer, payee, due = self.debt
+        pk, give, back, maker, broken, pieces, paid = plan
+        hold = self.hold
+        if pk != EXACT:
+            c = self.c
+            if pk == CHANGE_PAYEE:
+                c["change_payee"] += 1
+            elif pk == CHANGE_OTHER:
+                c["change_other"] += 1
+                hold[payer] = (hold[payer] & ~broken) | pieces
+                hold[maker] = (hold[maker] & ~pieces) | broken
+            elif pk == SHORT:
+                c["short_payments"] += 1
+            else:
+                c["no_change"] += 1
+        hold[payer] = (hold[payer] & ~give) | back
+        hold[payee] = (hold[payee] & ~back) | give
+        self.pips[payer] -= paid
+        self.pips[payee] += paid
+        if kind == FEE:
+            self.fees.append((self.ties, due, paid, 1 if self.game.showdown and self.n_alive == 2 else 0))
+        else:
+            self.c["bonus_paid"] += 1
+        if self.log is not None:
+            self._event(self._plan_text(plan, self.debt))
+        if hold[payer] == 0:
+            self.wave = []
+            if kind == FEE:
+                cause = "own-challenge" if payer == self.turn_player else "challenge"
+                self._eliminate(payer, cause, payee)
+                if payer == self.turn_player:
+                    self.acting = payee  # self-elimination: the player who beat you acts for the rest of the turn
+                    self.c["self_eliminations"] += 1
+                if self.n_alive > 1:
+                    self.debts.extend((BONUS, q, payee, 0) for q in self._from_left(payee)
+                                      if q != payer and self.alive[q])
+            else:
+                self._eliminate(payer, "bonus", -1)
+            if self.n_alive <= 1:
+                if self.n_alive == 1:
+                    self._finish([p for p in range(self.n) if self.alive[p]], "last-standing")
+                else:
+                    self._finish(sorted(self.wave), "wipe-out")
+
+    def _eliminate(self, q: int, cause: str, knocker: int) -> None:
+        g = self.game
+        before = self.n_alive
+        self.alive[q] = False
+        self.n_alive -= 1
+        self.wave.append(q)
+        self.eliminated.append((q, cause, self.turns))
+        self.kos.append((q, knocker, cause, self.turns, before))
+        if knocker >= 0:
+            self.knockouts[knocker] += 1
+            self.c["knockouts"] += 1
+        else:
+            self.c["cascades"] += 1
+        if self.log is not None:
+            self._event(f"P{q + 1} is out ({cause}); every {g.colors[g.player_color[q]]} piece leaves the game")
+        if self.in_showdown() and not self.showdown_at:
+            self.showdown_at = self.turns
+            self.c["showdown"] = 1
+        gone = g.colmask[g.player_color[q]] & ~self.out
+        self.out |= gone
+        hold, pips = self.hold, self.pips
+        hit = []
+        for p in range(self.n):
+            if hold[p] & gone:
+                hold[p] &= ~gone
+                pips[p] = g.pips(hold[p])
+                if hold[p] == 0 and self.alive[p]:
+                    hit.append(p)
+        for p in hit:
+            if self.alive[p]:
+                self._eliminate(p, "colour", -1)
+
+    def _next_turn(self) -> None:
+        n = self.n
+        p = self.turn_player
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if self.alive[q]:
+                if q <= p:
+                    self.rounds += 1
+                self._begin_turn(q)
+                return
+        self._finish([], "stuck")
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        self.phase = OVER
+        self.winners = winners
+        self.end = reason
+        self.debts = []
+        self.plans = None
+        if self.log is not None:
+            self._event(f"game over ({END_REASONS[reason]}): " + " and ".join(f"P{w + 1}" for w in winners))
+
+    def stop(self, reason: str) -> None:
+        self.phase = OVER
+        self.winners = []
+        self.end = reason
+        self.debts = []
+        self.plans = None
+
+    # ------------------------------------------------------------ copies and views
+    def clone(self) -> "ShamboState":
+        s = ShamboState.__new__(ShamboState)
+        s.game = self.game
+        s.chance = _copy_chance(self.chance)
+        s.log = None
+        s.n = self.n
+        s.hold = list(self.hold)
+        s.pips = list(self.pips)
+        s.alive = list(self.alive)
+        s.n_alive = self.n_alive
+        s.out = self.out
+        s.turn_player, s.acting, s.rival = self.turn_player, self.acting, self.rival
+        s.phase, s.ties = self.phase, self.ties
+        s.debts = list(self.debts)
+        s.debt = self.debt
+        s.plans = self.plans  # a list never mutated once set
+        s.turns, s.rounds, s.n_actions = self.turns, self.rounds, self.n_actions
+        s.end = self.end
+        s.winners = list(self.winners)
+        s.eliminated = list(self.eliminated)
+        s.throw_log = list(self.throw_log)
+        s.c = dict(self.c)
+        s.fees = list(self.fees)
+        s.knockouts = list(self.knockouts)
+        s.kos = list(self.kos)
+        s.wave = list(self.wave)
+        s.showdown_at = self.showdown_at
+        s.pending = self.pending
+        return s
+
+    def determinize(self, player: int, chance) -> "ShamboState":
+        return self.clone()  # nothing is hidden on the table
+
+    def observe(self, player: int) -> ShamboObs:
+        return ShamboObs(self, player)
+
+    # ------------------------------------------------------------ record
+    def record(self) -> GameRecord:
+        n = self.n
+        place = [0] * n
+        if self.winners:
+            for w in self.winners:
+                place[w] = 1
+            k = len(self.winners) + 1
+            for q, *_ in reversed(self.kos):
+                if not place[q]:
+                    place[q] = k
+                    k += 1
+        c = dict(self.c)
+        return GameRecord(
+            seats=list(range(n)),
+            winners=list(self.winners),
+            turns=self.turns,
+            rounds=self.rounds,
+            actions=self.n_actions,
+            end=self.end,
+            eliminations=list(self.eliminated),
+            scores=[self.pips[p] if self.alive[p] else None for p in range(n)],
+            counters=c,
+            per_player={"knockouts": list(self.knockouts), "place": place,
+                        "final_pips": [self.pips[p] if self.alive[p] else 0 for p in range(n)]},
+            details={"fees": list(self.fees), "kos": list(self.kos), "showdown_at": self.showdown_at},
+        )
+
+    def standings(self) -> list:
+        return [self.pips[p] if self.alive[p] else None for p in range(self.n)]
+
+    def position_key(self) -> tuple:
+        # the turn is part of it: throws are chance, so a position that comes back is no loop
+        return (self.turns, self.turn_player, self.phase, self.ties, tuple(self.hold), tuple(self.alive))
+
+    # ------------------------------------------------------------ invariants
+    def zones(self):
+        g = self.game
+        z = {f"P{p + 1}": [g.pieces[i].id for i in g.bits(self.hold[p])] for p in range(self.n)}
+        z["out of the game"] = [g.pieces[i].id for i in g.bits(self.out)]
+        return z
+
+    def check_invariants(self) -> None:
+        super().check_invariants()
+        g = self.game
+        seen = self.out
+        for p in range(self.n):
+            m = self.hold[p]
+            if m & seen:
+                raise AssertionError(f"P{p + 1} holds {g.describe_mask(m & seen)}, which is also elsewhere")
+            seen |= m
+            if self.pips[p] != g.pips(m):
+                raise AssertionError(f"P{p + 1} is counted {self.pips[p]} pips but holds {g.pips(m)}")
+            if self.alive[p] != bool(m) and self.phase != OVER:
+                state = "in the game with nothing" if self.alive[p] else "out but holds pieces"
+                raise AssertionError(f"P{p + 1} is {state} ({g.describe_mask(m)})")
+            if not self.alive[p] and m:
+                raise AssertionError(f"P{p + 1} is out but holds {g.describe_mask(m)}")
+            for i in g.bits(m):
+                owner = g.player_color.index(g.COLOR[i]) if g.COLOR[i] in g.player_color else -1
+                if owner >= 0 and not self.alive[owner]:
+                    raise AssertionError(f"P{p + 1} holds {g.pieces[i].id}, whose colour left the game with "
+                                         f"P{owner + 1}")
+        if seen != (1 << g.N) - 1:
+            raise AssertionError(f"pieces in no place: {g.describe_mask(((1 << g.N) - 1) & ~seen)}")
+        if sum(self.alive) != self.n_alive:
+            raise AssertionError(f"{self.n_alive} players counted in, {sum(self.alive)} are")
+        if self.phase != OVER and self.n_alive < 2:
+            raise AssertionError("the game goes on with fewer than two players")
+        if self.phase in (CHALLENGE, THROW, PAY) and not self.alive[self.acting]:
+            raise AssertionError(f"P{self.acting + 1} acts but is out")
+        if self.phase == THROW and not (self.alive[self.turn_player] and self.alive[self.rival]):
+            raise AssertionError("a challenge with a player who is out")
+        total = sum(self.pips)
+        if total != g.total_pips - g.pips(self.out):
+            raise AssertionError(f"{total} pips held, but {g.total_pips - g.pips(self.out)} are in the game")
+
+    # ------------------------------------------------------------ text
+    def action_to_string(self, action: int) -> str:
+        if self.phase == THROW and 0 <= action <= 2:
+            return THROWS[action]
+        if TARGET <= action < PLAN:
+            return f"challenge P{action - TARGET + 1}"
+        if action >= PLAN and self.plans and action - PLAN < len(self.plans):
+            return self._plan_text(self.plans[action - PLAN], self.debt)
+        return str(action)
+
+    def _plan_text(self, plan: tuple, debt) -> str:
+        g = self.game
+        kind, payer, payee, due = debt
+        pk, give, back, maker, broken, pieces, paid = plan
+        text = f"{DEBT_NAMES[kind]} of {due}: P{payer + 1} pays {g.describe_mask(give)} to P{payee + 1}"
+        if back:
+            text += f", gets {g.describe_mask(back)} back"
+        if maker >= 0 and broken:
+            text = (f"P{maker + 1} changes {g.describe_mask(broken)} for {g.describe_mask(pieces)}; " + text)
+        if pk not in (EXACT, CHANGE_PAYEE, CHANGE_OTHER):
+            text += f" ({PLAN_KINDS[pk]})"
+        return text
+
+    def _pips_line(self) -> str:
+        return ", ".join(f"P{p + 1} {self.pips[p]}" if self.alive[p] else f"P{p + 1} out" for p in range(self.n))
+
+    def describe(self) -> str:
+        g = self.game
+        lines = [f"turn {self.turns}, round {self.rounds}, phase '{PHASE_NAMES[self.phase]}', "
+                 f"P{self.turn_player + 1}'s turn, P{self.acting + 1} decides"]
+        for p in range(self.n):
+            status = "" if self.alive[p] else " (out)"
+            lines.append(f"  P{p + 1} [{g.colors[g.player_color[p]]}]{status}: {self.pips[p]} pips: "
+                         f"{g.describe_mask(self.hold[p])}")
+        if self.phase == THROW:
+            lines.append(f"  challenge P{self.turn_player + 1} v P{self.rival + 1}, ties {self.ties}")
+        if self.debt is not None and self.phase == PAY:
+            kind, payer, payee, due = self.debt
+            lines.append(f"  P{payer + 1} owes P{payee + 1} a {DEBT_NAMES[kind]} of {due} pips")
+        return "\n".join(lines)
+
+    def _event(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+
+
+def _copy_chance(chance):
+    """An independent copy of a generator (a clone draws what the original would, without touching it)."""
+    if chance is None:
+        return None
+    c = type(chance).__new__(type(chance))
+    c.setstate(chance.getstate())
+    return c
+
+
+__all__ = ["ShamboState", "ShamboObs", "COUNTERS", "SKIP"]
