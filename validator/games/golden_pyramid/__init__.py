@@ -1,0 +1,42 @@
+"""The Golden Pyramid (2-6 players): the 3D pyramid, columns, market, trading and scoring.
+
+Everything the engine plays with comes from the sheet's rows: the playing cards
+(colours, values, symbols, counts), the tiles per symbol and the column pieces
+per colour.  The readings of unclear rules are in docs/rules/golden-pyramid.md.
+"""
+
+from __future__ import annotations
+
+from validator.kit import GameSpec
+
+from .checks import static_checks
+from .constants import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING, THRESHOLDS, TIME
+from .game import GoldenPyramid, make
+from .heuristics import HEURISTIC
+from .report import sections, verdicts
+from .stats import Stats
+
+SPEC = GameSpec(
+    slug="golden-pyramid",
+    title="The Golden Pyramid",
+    min_players=2,
+    max_players=6,
+    params=PARAMS,
+    make=make,
+    package=__name__,
+    end_reasons=END_REASONS,
+    standing=STANDING,
+    score_name="vp",
+    counters=COUNTERS,
+    per_player=PER_PLAYER,
+    static_checks=static_checks,
+    heuristic=HEURISTIC,
+    stats=Stats,
+    sections=sections,
+    verdicts=verdicts,
+    thresholds=THRESHOLDS,
+    time=TIME,
+)
+GoldenPyramid.spec = SPEC
+
+__all__ = ["SPEC", "GoldenPyramid", "make"]

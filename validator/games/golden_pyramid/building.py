@@ -1,0 +1,243 @@
+"""Rules of building: which tiles a player can build, the build itself, its score, the builder
+placement and the forced moves (a mixin of the State)."""
+
+from __future__ import annotations
+
+from . import geometry as geo
+from .constants import COLOUR, COLUMN_POINTS, FORCED, PLACE, SYMBOL_CARD, TILE
+
+LEVEL, SUPPORT, SUPPORT_TILES, COLUMN_NEIGHBOURS = geo.LEVEL, geo.SUPPORT, geo.SUPPORT_TILES, geo.COLUMN_NEIGHBOURS
+LEVEL_POSITIONS, NPOS, TOP, CARRIES = geo.LEVEL_POSITIONS, geo.NPOS, geo.LEVELS, geo.CARRIES
+
+
+def column_points(colours) -> int:
+    """VP for the colours of a tile's four columns: 2/3/4 of one colour 1/2/4, two pairs 3."""
+    counts = {}
+    for c in colours:
+        counts[c] = counts.get(c, 0) + 1
+    return COLUMN_POINTS[tuple(sorted(counts.values(), reverse=True))]
+
+
+def open_positions(tile) -> tuple:
+    """Empty positions whose four supporting tiles are all built (every level-1 position has none)."""
+    return tuple(t for t in range(NPOS) if tile[t] < 0 and all(tile[x] >= 0 for x in SUPPORT_TILES[t]))
+
+
+class Building:
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ what can be built
+    def _pairs(self, p: int) -> int:
+        """Columns the player could name and pay for: per colour, the fewer of cards and cubes."""
+        hand_col, cubes = self.hand_col[p], self.cubes[p]
+        pairs = 0
+        for c in range(self.g.K):
+            h, k = hand_col[c], cubes[c]
+            pairs += h if h < k else k
+        return pairs
+
+    def _buildable_levels(self, p: int) -> list[bool] | None:
+        """Per level, whether player ``p`` holds what a tile there needs (None: no level)."""
+        g = self.g
+        hand = self.hands[p]
+        top_val = 0
+        for d in g.by_value_desc:
+            if hand[d]:
+                top_val = g.d_val[d]
+                break
+        if top_val == 0:
+            return None
+        ok = [False, True, False, False, False]
+        if top_val >= 2:
+            pairs = self._pairs(p)
+            if pairs >= 4:
+                hand_col, cubes = self.hand_col[p], self.cubes[p]
+                col, val = g.d_col, g.d_val
+                for d in range(g.D):
+                    if hand[d] and pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4:
+                        for lv in range(2, min(val[d], TOP) + 1):
+                            ok[lv] = True
+        return ok
+
+    def can_build(self, p: int) -> bool:
+        """Whether player ``p`` could build a tile anywhere now."""
+        if not self.hand_n[p]:
+            return False
+        ok = self._buildable_levels(p)
+        return bool(ok) and any(ok[LEVEL[t]] for t in self.open)
+
+    def _symbol_legal(self, p: int) -> list[int]:
+        """The cards that may name the tile: value >= level, leaving four columns to name and pay for;
+        a card whose symbol still has tiles must be used if there is one."""
+        g = self.g
+        level = LEVEL[self.b_pos]
+        hand, hand_col, cubes = self.hands[p], self.hand_col[p], self.cubes[p]
+        col, val, sym = g.d_col, g.d_val, g.d_sym
+        pairs = self._pairs(p) if level > 1 else 0
+        cands = [d for d in range(g.D) if hand[d] and val[d] >= level
+                 and (level == 1 or pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4)]
+        left = self.tiles_left
+        matching = [d for d in cands if left[sym[d]]]
+        return [SYMBOL_CARD + d for d in (matching or cands)]
+
+    def _can_move(self, p: int) -> bool:
+        b = self.builder[p]
+        tile, ncol, builders = self.tile, self.ncol, self.builder
+        for t in LEVEL_POSITIONS[LEVEL[b]]:
+            if t != b and tile[t] >= 0 and ncol[t] < 4 and t not in builders:
+                return True
+        return False
+
+    def _destinations(self, p: int) -> list[int]:
+        """Tiles the builder of ``p`` may move to: same level, built, not under four columns, no other builder."""
+        b = self.builder[p]
+        tile, ncol, builders = self.tile, self.ncol, self.builder
+        return [t for t in LEVEL_POSITIONS[LEVEL[b]] if t != b and tile[t] >= 0 and ncol[t] < 4 and t not in builders]
+
+    # ------------------------------------------------------------------ the build
+    def _symbol_chosen(self, p: int, d: int) -> None:
+        self._from_hand(p, d)
+        self.b_sym = d
+        self.b_cards.append(d)
+        s = self.g.d_sym[d]
+        if self.tiles_left[s]:
+            self._tile_chosen(p, s)
+        else:
+            self.phase = TILE
+
+    def _tile_chosen(self, p: int, s: int) -> None:
+        self.b_tile = s
+        if LEVEL[self.b_pos] == 1:
+            self._resolve_build(p)
+        else:
+            self.phase = COLOUR
+
+    def _colour_chosen(self, p: int, d: int) -> None:
+        c = self.g.d_col[d]
+        self._from_hand(p, d)
+        self.b_cards.append(d)
+        self.cubes[p][c] -= 1
+        self.cube_n[p] -= 1
+        self.b_cols.append(c)
+        if len(self.b_cols) == 4:
+            self._resolve_build(p)
+
+    def _resolve_build(self, p: int) -> None:
+        g = self.g
+        pos = self.b_pos
+        level = LEVEL[pos]
+        s = self.b_tile
+        matched = s == g.d_sym[self.b_sym]
+        self.tiles_left[s] -= 1
+        self.tile[pos] = s
+        self.owner[pos] = p
+        self.discard.extend(self.b_cards)
+        pv = self.pv
+        gained = level if matched else 0
+        pv["vp_levels"][p] += gained
+        pv["tiles"][p] += 1
+        self.cnt["builds"] += 1
+        if not matched:
+            pv["no_symbol"][p] += 1
+            self.cnt["no_symbol"] += 1
+        forced = []
+        pattern = nbs = 0
+        cols = self.b_cols
+        if level > 1:
+            colmap = self.col
+            ncol = self.ncol
+            neighbours = COLUMN_NEIGHBOURS[pos]
+            for k, q in enumerate(SUPPORT[pos]):
+                c = cols[k]
+                for nq in neighbours[k]:
+                    if colmap[nq] == c:
+                        nbs += 1
+            pattern = column_points(cols)
+            for k, q in enumerate(SUPPORT[pos]):
+                colmap[q] = cols[k]
+                t = q >> 2
+                ncol[t] += 1
+                if ncol[t] == 4 and t in self.builder:
+                    forced.append(self.builder.index(t))
+            pv["vp_columns"][p] += pattern
+            pv["vp_neighbours"][p] += nbs
+            gained += pattern + nbs
+        self.vp[p] += gained
+        b = self.builder[p]
+        penalty = b < 0 or b not in g.near[pos]
+        if self.log is not None:
+            name = g.symbols[s]
+            words = f"P{p + 1} builds {'an' if name[:1] in 'aeiou' else 'a'} {name} tile on {geo.describe_pos(pos)}"
+            if level > 1:
+                words += f" on {', '.join(g.colours[c] for c in cols)} columns (+{pattern} colours, +{nbs} neighbours)"
+            if not matched:
+                words += f" with {g.d_name[self.b_sym]} (no tile of its symbol left: no tile points)"
+            self._event(words + f": +{gained}" + ("; builder out of place: -1" if penalty else ""))
+        if penalty:
+            self._lose(p, 1, "builder_penalties")
+            self.cnt["builder_penalties"] += 1
+        first = self.level_built[p][level] == 0
+        self.level_built[p][level] += 1
+        if level > self.top[p]:
+            self.top[p] = level
+        self.built += 1
+        self._idle_gap()
+        self.last_build = self.turns
+        tile = self.tile
+        opened = [u for u in CARRIES[pos] if all(tile[x] >= 0 for x in SUPPORT_TILES[u])]
+        self.open = tuple(sorted([t for t in self.open if t != pos] + opened)) if opened else \
+            tuple([t for t in self.open if t != pos])
+        self.open_top = max([LEVEL[t] for t in self.open], default=1)
+        if all(self.tile[t] >= 0 for t in LEVEL_POSITIONS[level]):
+            self.level_turn[level - 1] = self.turns
+        self.b_cards = []
+        self.b_cols = []
+        if level == TOP:
+            self._finish("pyramid")
+            return
+        # forced moves come after the builder placement, in turn order from the builder
+        self.b_forced = sorted(forced, key=lambda o: (o - p) % self.n)
+        if (LEVEL[b] if b >= 0 else 0) <= level:
+            if first:
+                self.builder[p] = pos
+                if self.log is not None:
+                    self._event(f"P{p + 1} places the builder on the new tile (first tile of level {level})")
+            else:
+                self.phase = PLACE
+                return
+        self._after_placement(p)
+
+    def _after_placement(self, p: int) -> None:
+        pos = self.b_pos
+        self.forced = []
+        for o in self.b_forced:
+            if o == p and self.builder[p] == pos:
+                if not self.g.own_forced_free:
+                    self._lose(o, 1, "forced_penalties")
+                    self.cnt["forced_moves"] += 1
+                continue
+            self._lose(o, 1, "forced_penalties")
+            self.cnt["forced_moves"] += 1
+            self.forced.append(o)
+        self.b_forced = []
+        self._next_forced()
+
+    def _next_forced(self) -> None:
+        while self.forced:
+            o = self.forced.pop(0)
+            if self._destinations(o):
+                if self.log is not None:
+                    self._event(f"a fourth column lands under P{o + 1}'s builder: it must move (-1)")
+                self.cur = o
+                self.phase = FORCED
+                return
+            if self.log is not None:
+                self._event(f"a fourth column lands under P{o + 1}'s builder and no free tile is left: it stays (-1)")
+        self.cur = self.tp
+        self._end_turn()
+
+    def _lose(self, p: int, k: int, key: str) -> None:
+        if not self.g.negative_vp:
+            k = min(k, max(self.vp[p], 0))
+        self.vp[p] -= k
+        self.pv[key][p] += k

@@ -1,0 +1,374 @@
+"""Reading a position: what a seat may see, copies, text, the record, zones and invariants.
+
+A mixin of the State (``state.py`` holds the rules); it changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+from validator.kit import Chance, GameRecord, check_conservation, copy_generator, shuffle
+
+from . import geometry as geo
+from .constants import (ACCEPT, BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DECLINE, DEST, DISCARD_CARD,
+                        EMPTY_DRAW, END, END_BONUS, KEEP_SET, MAIN, MARKET, MARKET_KIND, MOVE, MOVE_KIND, OFFER,
+                        OFFER_KIND, OVER, PASS, PHASE_NAMES, PLACE_NO, PLACE_YES, REFRESH, RETURN_CUBE, SYMBOL_CARD,
+                        TILE_OF)
+
+LEVEL = geo.LEVEL
+
+
+class Observation:
+    """What one seat may see: its own hand and every public thing (the pyramid, builders, scores, every
+    player's cubes and hand size, the market, the bag's contents - known by counting - the discard
+    pile, the tile stacks) and the decision in progress.  Fields are read-only views of the position."""
+
+    __slots__ = ("game", "player", "phase", "turn_player", "turns", "hand", "hand_col", "hand_n", "cubes", "cube_n",
+                 "bag", "market", "tiles_left", "tile", "col", "ncol", "open", "open_top", "builder", "top",
+                 "level_built", "vp",
+                 "discard", "deck_n", "offer", "offered", "pend_cubes", "pend_ret", "pend_cards", "pend_keep",
+                 "b_pos", "b_sym", "b_cols", "b_cards")
+
+    def __init__(self, s, player: int):
+        self.game = s.g
+        self.player = player
+        self.phase = s.phase
+        self.turn_player = s.tp
+        self.turns = s.turns
+        self.hand = s.hands[player]
+        self.hand_col = s.hand_col[player]
+        self.hand_n = s.hand_n
+        self.cubes = s.cubes
+        self.cube_n = s.cube_n
+        self.bag = s.bag
+        self.market = s.market
+        self.tiles_left = s.tiles_left
+        self.tile = s.tile
+        self.col = s.col
+        self.ncol = s.ncol
+        self.open = s.open
+        self.open_top = s.open_top
+        self.builder = s.builder
+        self.top = s.top
+        self.level_built = s.level_built
+        self.vp = s.vp
+        self.discard = s.discard
+        self.deck_n = len(s.deck)
+        self.offer = s.offer
+        self.offered = s.offered
+        mine = s.tp == player
+        self.pend_cubes = s.pend_cubes if mine else None
+        self.pend_ret = s.pend_ret if mine else 0
+        self.pend_cards = s.pend_cards if mine else None
+        self.pend_keep = s.pend_keep if mine else 0
+        self.b_pos = s.b_pos
+        self.b_sym = s.b_sym
+        self.b_cols = s.b_cols
+        self.b_cards = s.b_cards
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Observation) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    def __hash__(self):
+        return hash((self.player, self.phase, self.turns, tuple(self.hand)))
+
+
+class Reading:
+    __slots__ = ()
+
+    @property
+    def game(self):
+        return self.g
+
+    # ------------------------------------------------------------------ seats
+    def observe(self, player: int) -> Observation:
+        return Observation(self, player)
+
+    def standings(self) -> list:
+        return [self.vp[p] + (END_BONUS[self.top[p]] if self.phase != OVER else 0) for p in range(self.n)]
+
+    # ------------------------------------------------------------------ copies
+    def clone(self):
+        s = object.__new__(type(self))
+        s.g = self.g
+        s.chance = copy_generator(self.chance)
+        s.log = None
+        for name in ("n", "cur", "tp", "phase", "turns", "rounds", "n_actions", "end", "bag_n", "market_n", "open",
+                     "open_top", "built", "pend_ret", "pend_keep", "offer", "offered", "b_pos", "b_sym", "b_tile",
+                     "last_build", "round_blocked", "blocked_run"):
+            setattr(s, name, getattr(self, name))
+        for name in ("winners", "hand_n", "deck", "discard", "cube_n", "bag", "market", "tiles_left", "tile", "owner",
+                     "ncol", "col", "builder", "top", "vp", "pend_cubes", "pend_cards", "b_cards", "b_cols",
+                     "b_forced", "forced", "level_turn", "trade_log"):
+            setattr(s, name, getattr(self, name)[:])
+        s.hands = [h[:] for h in self.hands]
+        s.hand_col = [h[:] for h in self.hand_col]
+        s.cubes = [h[:] for h in self.cubes]
+        s.level_built = [h[:] for h in self.level_built]
+        s.pv = {k: v[:] for k, v in self.pv.items()}
+        s.cnt = dict(self.cnt)
+        s._legal = self._legal
+        s._ok = self._ok
+        return s
+
+    def determinize(self, player: int, chance):
+        """A copy in which what ``player`` cannot see is drawn again: the order of the deck and the
+        other players' hands (and cards another player is choosing from), keeping every hand's size."""
+        s = self.clone()
+        s.chance = Chance(chance.getrandbits(64))
+        g = s.g
+        pool = s.deck
+        others = [q for q in range(s.n) if q != player]
+        for q in others:
+            hand = s.hands[q]
+            for d in range(g.D):
+                if hand[d]:
+                    pool.extend([d] * hand[d])
+        hidden_pend = s.pend_cards and s.tp != player
+        if hidden_pend:
+            pool.extend(s.pend_cards)
+        shuffle(s.chance, pool)
+        for q in others:
+            k = s.hand_n[q]
+            hand = [0] * g.D
+            col = [0] * g.K
+            for d in pool[len(pool) - k:]:
+                hand[d] += 1
+                col[g.d_col[d]] += 1
+            del pool[len(pool) - k:]
+            s.hands[q] = hand
+            s.hand_col[q] = col
+        if hidden_pend:
+            k = len(s.pend_cards)
+            s.pend_cards = pool[len(pool) - k:]
+            del pool[len(pool) - k:]
+        s.deck = pool
+        s._legal = None
+        if s.tp != player:
+            s._ok = None
+        return s
+
+    def position_key(self) -> tuple:
+        return (self.tp, self.phase, tuple(map(tuple, self.hands)), tuple(map(tuple, self.cubes)), tuple(self.deck),
+                tuple(self.discard), tuple(self.market), tuple(self.tile), tuple(self.col), tuple(self.builder),
+                tuple(self.vp), self.offered)
+
+    # ------------------------------------------------------------------ words
+    def action_to_string(self, a: int) -> str:
+        g = self.g
+        K = g.K
+        cn = g.colours
+
+        def card(d):
+            return g.d_name[d] if 0 <= d < g.D else f"card design {d}"
+
+        if a == PASS:
+            return "pass (no action possible)"
+        if a == END:
+            return "end the turn"
+        if a == ACCEPT:
+            return "accept the offer"
+        if a == DECLINE:
+            return "decline the offer"
+        if a == PLACE_YES:
+            return "place the builder on the new tile"
+        if a == PLACE_NO:
+            return "leave the builder where it is"
+        if EMPTY_DRAW <= a < EMPTY_DRAW + 2:
+            k = a - EMPTY_DRAW + 1
+            return f"draw {k} card{'s' if k > 1 else ''} with an empty hand (-{k} VP)"
+        if a == OFFER_KIND:
+            return "offer a player a trade"
+        if a == MARKET_KIND:
+            return "trade 2:1 with the market"
+        if a == REFRESH:
+            return "refresh the market (optional rule)"
+        if a == MOVE_KIND:
+            return "move the builder"
+        if a >= MARKET:
+            take, rest = divmod(a - MARKET, K * K)
+            give, out = divmod(rest, K)
+            return f"take a {cn[take]} column from the market, give it a {cn[give]} one and put a {cn[out]} one " \
+                   "in the bag"
+        if a >= OFFER:
+            q, rest = divmod(a - OFFER, K * K)
+            give, take = divmod(rest, K)
+            return f"offer P{q + 1} a {cn[give]} column for a {cn[take]} one"
+        if a >= DEST:
+            return f"move the builder to {geo.describe_pos(a - DEST)} (forced)"
+        if a >= BUILD:
+            return f"build on {geo.describe_pos(a - BUILD)}"
+        if a >= MOVE:
+            return f"move the builder to {geo.describe_pos(a - MOVE)}"
+        if a >= TILE_OF:
+            name = g.symbols[a - TILE_OF]
+            return f"take {'an' if name[:1] in 'aeiou' else 'a'} {name} tile (no tile points)"
+        if a >= RETURN_CUBE:
+            return f"put a {cn[a - RETURN_CUBE]} cube back in the bag"
+        if KEEP_SET <= a < SYMBOL_CARD:
+            mask = a - KEEP_SET
+            kept = [card(d) for i, d in enumerate(self.pend_cards) if mask >> i & 1]
+            return "keep " + (", ".join(kept) if kept else "none") if len(self.pend_cards) >= mask.bit_length() \
+                else f"keep the drawn cards of mask {mask}"
+        kinds = ((DISCARD_CARD, "discard {}"), (COLOUR_CARD, "name a column with {}"),
+                 (SYMBOL_CARD, "build the tile with {}"),
+                 (CARDS, "play {} to draw cards"), (CUBE, "play {} for one cube of its colour"),
+                 (CUBES, "play {} to draw cubes"))
+        for base, text in kinds:
+            if a >= base:
+                return text.format(card(a - base))
+        return f"action {a}"
+
+    def describe(self) -> str:
+        g = self.g
+        cn = g.colours
+        lines = [f"turn {self.turns}, round {self.rounds}, phase {PHASE_NAMES[self.phase]}, P{self.cur + 1} to act"]
+        lines.append(f"market: {self._market_text()}; bag {self.bag_n} ("
+                     + ", ".join(f"{self.bag[c]} {cn[c]}" for c in range(g.K)) + f"); deck {len(self.deck)}, "
+                     f"discard {len(self.discard)}; tiles left: "
+                     + ", ".join(f"{g.symbols[s]} {self.tiles_left[s]}" for s in range(g.S)))
+        for level in range(1, geo.LEVELS + 1):
+            size = geo.SIZES[level - 1]
+            rows = []
+            for r in range(size):
+                cells = []
+                for c in range(size):
+                    t = geo.pos_of(level, r, c)
+                    if self.tile[t] < 0:
+                        cells.append("  .  ")
+                        continue
+                    who = "".join(str(p + 1) for p in range(self.n) if self.builder[p] == t)
+                    cols = "".join(cn[self.col[t * 4 + k]][0].upper() if self.col[t * 4 + k] >= 0 else "-"
+                                   for k in range(4))
+                    cells.append(f"{g.symbols[self.tile[t]][:3]}/{cols}{'@' + who if who else ''}")
+                rows.append(" ".join(cells))
+            lines.append(f"level {level}: " + " | ".join(rows))
+        for p in range(self.n):
+            hand = ", ".join(f"{g.d_name[d]}" + (f" x{self.hands[p][d]}" if self.hands[p][d] > 1 else "")
+                             for d in range(g.D) if self.hands[p][d])
+            cubes = ", ".join(f"{self.cubes[p][c]} {cn[c]}" for c in range(g.K) if self.cubes[p][c])
+            b = self.builder[p]
+            lines.append(f"P{p + 1}: {self.vp[p]} VP, top level {self.top[p]}, builder "
+                         f"{geo.describe_pos(b) if b >= 0 else 'beside the pyramid'}; hand [{hand}]; cubes [{cubes}]")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ the record
+    def record(self) -> GameRecord:
+        n = self.n
+        left = [self.hand_n[p] + self.cube_n[p] for p in range(n)]
+        per_player = {k: v[:] for k, v in self.pv.items()}
+        per_player["top_level"] = self.top[:]
+        per_player["left"] = left
+        return GameRecord(
+            seats=list(range(n)), winners=list(self.winners), turns=self.turns, rounds=self.rounds,
+            actions=self.n_actions, end=self.end, eliminations=[], scores=self.vp[:], counters=dict(self.cnt),
+            per_player=per_player,
+            details={"level_turns": [t or None for t in self.level_turn], "trades": list(self.trade_log),
+                     "tiles_built": self.built})
+
+    # ------------------------------------------------------------------ zones and invariants
+    def zones(self) -> dict:
+        g = self.g
+        ids, cols, tiles = g.d_id, g.col_id, g.tile_id
+        K = g.K
+
+        def cubes(counts):
+            out = []
+            for c in range(K):
+                if counts[c]:
+                    out += [cols[c]] * counts[c]
+            return out
+
+        z: dict = {"deck": [ids[d] for d in self.deck], "discard pile": [ids[d] for d in self.discard],
+                   "cards being chosen": [ids[d] for d in self.pend_cards],
+                   "cards of the build in progress": [ids[d] for d in self.b_cards], "track (set aside)": g.aside}
+        for p in range(self.n):
+            hand = self.hands[p]
+            z[f"P{p + 1}'s hand"] = [ids[d] for d in range(g.D) for _ in range(hand[d])]
+            z[f"P{p + 1}'s cubes"] = cubes(self.cubes[p])
+        z["tile stacks"] = [tiles[s] for s in range(g.S) for _ in range(self.tiles_left[s])]
+        z["pyramid"] = [tiles[s] for s in self.tile if s >= 0]
+        z["bag"] = cubes(self.bag)
+        z["market"] = cubes(self.market)
+        z["drawn cubes"] = cubes(self.pend_cubes)
+        z["columns of the pyramid"] = [cols[c] for c in self.col if c >= 0]
+        z["columns of the build in progress"] = [cols[c] for c in self.b_cols]
+        z["box"] = cubes([g.col_total[c] - g.bag0[c] for c in range(K)]) + list(g.builder_id[self.n:])
+        z["builders"] = g.builder_id[:self.n]
+        return z
+
+    def check_invariants(self) -> None:
+        check_conservation(self.zones(), self.g.components(), self.g.component_label)
+        g = self.g
+        n = self.n
+        for p in range(n):
+            hand = self.hands[p]
+            if min(hand) < 0 or sum(hand) != self.hand_n[p]:
+                raise AssertionError(f"P{p + 1}'s hand count {self.hand_n[p]} does not match its cards {hand}")
+            col = [0] * g.K
+            for d in range(g.D):
+                col[g.d_col[d]] += hand[d]
+            if col != self.hand_col[p]:
+                raise AssertionError(f"P{p + 1}'s cards by colour {self.hand_col[p]} do not match the hand {col}")
+            if min(self.cubes[p]) < 0 or sum(self.cubes[p]) != self.cube_n[p]:
+                raise AssertionError(f"P{p + 1}'s cube count {self.cube_n[p]} does not match {self.cubes[p]}")
+            if self.hand_n[p] > g.hand_limit and (self.phase == MAIN or p != self.tp):
+                raise AssertionError(f"P{p + 1} holds {self.hand_n[p]} cards, over the hand limit {g.hand_limit}")
+            if not g.negative_vp and self.vp[p] < 0:
+                raise AssertionError(f"P{p + 1} has {self.vp[p]} VP although scores stop at 0")
+            pv = self.pv
+            expect = (pv["vp_levels"][p] + pv["vp_columns"][p] + pv["vp_neighbours"][p] + pv["vp_bonus"][p]
+                      - pv["builder_penalties"][p] - pv["forced_penalties"][p] - pv["vp_spent"][p])
+            if expect != self.vp[p]:
+                raise AssertionError(f"P{p + 1} has {self.vp[p]} VP but its sources add up to {expect}")
+        if self.bag_n != sum(self.bag) or min(self.bag) < 0:
+            raise AssertionError(f"bag count {self.bag_n} does not match {self.bag}")
+        if self.market_n != sum(self.market) or min(self.market) < 0:
+            raise AssertionError(f"market count {self.market_n} does not match {self.market}")
+        if max(self.market) >= 3 and not self.cnt["market_stuck"]:
+            raise AssertionError(f"the market shows 3 or more of a colour: {self._market_text()}")
+        # the pyramid: every upper tile on four columns, every column under an upper tile
+        counts = [0] * geo.NPOS
+        for t in range(geo.NPOS):
+            sup = geo.SUPPORT[t]
+            if self.tile[t] >= 0:
+                if any(self.tile[x] < 0 for x in geo.SUPPORT_TILES[t]):
+                    raise AssertionError(f"the tile on {geo.describe_pos(t)} lacks a tile below it")
+                if any(self.col[q] < 0 for q in sup):
+                    raise AssertionError(f"the tile on {geo.describe_pos(t)} does not stand on four columns")
+            elif any(self.col[q] >= 0 for q in sup):
+                building = self.phase in (COLOUR,) and t == self.b_pos
+                if not building:
+                    raise AssertionError(f"columns stand under the empty {geo.describe_pos(t)}")
+            for q in sup:
+                if self.col[q] >= 0:
+                    counts[q >> 2] += 1
+        if counts != self.ncol:
+            raise AssertionError(f"column counts per tile {self.ncol} do not match the columns {counts}")
+        for q in range(geo.NQUARTERS):
+            if self.col[q] >= 0 and geo.UPPER_OF[q] < 0:
+                raise AssertionError(f"a column stands on quarter {q}, which carries no tile")
+        expect_open = tuple(t for t in range(geo.NPOS) if self.tile[t] < 0
+                            and all(self.tile[x] >= 0 for x in geo.SUPPORT_TILES[t]))
+        if expect_open != self.open:
+            raise AssertionError(f"open positions {self.open} should be {expect_open}")
+        # builders: on a built tile, one per tile, never above the player's top level
+        seen = {}
+        for p in range(n):
+            b = self.builder[p]
+            if b < 0:
+                if self.top[p] and self.phase == MAIN:
+                    raise AssertionError(f"P{p + 1} has built but its builder is beside the pyramid")
+                continue
+            if self.tile[b] < 0:
+                raise AssertionError(f"P{p + 1}'s builder stands on the empty {geo.describe_pos(b)}")
+            if b in seen:
+                raise AssertionError(f"P{p + 1}'s and P{seen[b] + 1}'s builders share {geo.describe_pos(b)}")
+            seen[b] = p
+            if LEVEL[b] > self.top[p]:
+                raise AssertionError(f"P{p + 1}'s builder is on level {LEVEL[b]}, above its top level {self.top[p]}")
+            if self.ncol[b] == 4 and self.phase == MAIN:
+                raise AssertionError(f"P{p + 1}'s builder stands on {geo.describe_pos(b)}, under four columns")
+        built = sum(1 for t in self.tile if t >= 0)
+        if built != self.built or sum(sum(lb) for lb in self.level_built) != built:
+            raise AssertionError(f"{built} tiles in the pyramid, {self.built} counted")
+        if self.phase == OVER and self.end.startswith("pyramid") and self.tile[geo.NPOS - 1] < 0:
+            raise AssertionError("the game ended on the pyramid without its fourth level")
