@@ -1,0 +1,189 @@
+"""Pyrrameds' report sections, verdicts and extra CSV files, read from summary.json's
+``pyrrameds`` block (written by stats.py)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from validator.kit import ReportSection
+
+from .stats import th_get
+
+
+def _table(header: list[str], rows: list[list], hot: set[int] | None = None) -> str:
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
+    body = []
+    for i, r in enumerate(rows):
+        cls = ' class="hot"' if hot and i in hot else ""
+        body.append(f"<tr{cls}>" + "".join(f"<td>{escape(_fmt(v))}</td>" for v in r) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 10 else f"{v:.1f}"
+    return str(v)
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci(ci) -> str:
+    return "" if not ci else f" (95% interval {100 * ci[0]:.1f}-{100 * ci[1]:.1f}%)"
+
+
+def _bars(rows: list[dict]) -> str:
+    """An inline SVG of mean game length (turns) per box selection and player count."""
+    rows = [r for r in rows if "turns_mean" in r]
+    if not rows:
+        return ""
+    boxes = list(dict.fromkeys(r["boxes"] for r in rows))
+    players = sorted({r["players"] for r in rows})
+    top = max(r["turns_p90"] for r in rows) or 1
+    w, h, pad, bw = max(90 * len(boxes), 75 * len(players)) + 60, 190, 40, 18
+    colors = ("#2e6da4", "#c0392b", "#4a7c2a", "#d98c1f", "#6c4f9e")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'font-family="sans-serif" font-size="10">']
+    base = h - 30
+    scale = (base - 15) / top
+    for i, b in enumerate(boxes):
+        x0 = pad + i * 90
+        for j, p in enumerate(players):
+            r = next((r for r in rows if r["boxes"] == b and r["players"] == p), None)
+            if r is None:
+                continue
+            x = x0 + j * (bw + 2)
+            y = base - r["turns_mean"] * scale
+            out.append(f'<rect x="{x}" y="{y:.1f}" width="{bw}" height="{base - y:.1f}" '
+                       f'fill="{colors[j % len(colors)]}"><title>{escape(b)}, {p} players: mean '
+                       f'{r["turns_mean"]} turns</title></rect>')
+            y10, y90 = base - r["turns_p10"] * scale, base - r["turns_p90"] * scale
+            out.append(f'<line x1="{x + bw / 2}" x2="{x + bw / 2}" y1="{y10:.1f}" y2="{y90:.1f}" stroke="#333"/>')
+        out.append(f'<text x="{x0 + 30}" y="{h - 15}" text-anchor="middle">{escape(b)}</text>')
+    for j, p in enumerate(players):
+        out.append(f'<rect x="{pad + j * 75}" y="2" width="10" height="10" fill="{colors[j % len(colors)]}"/>'
+                   f'<text x="{pad + j * 75 + 14}" y="11">{p} players</text>')
+    out.append(f'<text x="4" y="{base}" >0</text><text x="4" y="{base - top * scale + 4:.1f}">{top}</text>')
+    out.append("</svg>")
+    return '<div class="plot">' + "".join(out) + "</div>"
+
+
+def sections(summary: dict) -> list[ReportSection]:
+    s = summary.get("pyrrameds")
+    if not s:
+        return []
+    out = []
+    boxes = s.get("by_box") or []
+    if boxes:
+        rows = []
+        for r in boxes:
+            if "error" in r:
+                rows.append([r["boxes"], r["players"], "-", "-", "-", "-", "-", r["error"]])
+                continue
+            rows.append([r["boxes"], r["players"], r["row"], r["turns_mean"],
+                         f'{r["turns_median"]} ({r["turns_p10"]}-{r["turns_p90"]})', _pct(r["seat_rates"][0]),
+                         _pct(r["seat_spread"]), f'{r["stalemates"]} of {r["games"]}'])
+        body = (f"<p>This run played {escape(' + '.join(s['boxes']))} (a starting row of {s['row']}). Every box "
+                f"selection the rows allow, at every player count, {boxes[0]['games']} greedy games each from fixed "
+                "seeds: game length in turns (bars: mean; lines: 10th-90th percentile), the start player's win rate, "
+                "the spread between the best and worst seat, and games ended by a stalemate.</p>"
+                + _bars(boxes)
+                + _table(["boxes", "players", "row", "mean turns", "median (p10-p90)", "start player wins",
+                          "seat spread", "stalemates"], rows))
+        out.append(ReportSection("pyr-boxes", "Boxes and player counts",
+                                 "Each expansion should change the length a little and keep the seats even.", body))
+    p = s["patients"]
+    rows, hot = [], set()
+    for i, d in enumerate(p["by_design"]):
+        rows.append([d["name"], d["id"], d["box"], d["requires"], d["dealt"], d["placed"], _pct(d["rate"])])
+        if d["id"] in p["never_placed"] or (d["rate"] is not None and d["rate"] < 0.2):
+            hot.add(i)
+    body = (f"<p>On {_pct(p['placeable_share'])}{_ci(p['placeable_ci'])} of the turns a player began holding a "
+            "patient, one of them could be placed. Per patient: how often it was dealt into a hand and placed "
+            "(highlighted: placed in under 20% of its games, or never).</p>"
+            + _table(["patient", "id", "box", "needs", "dealt", "placed", "placed rate"], rows, hot))
+    if p["never_placed"]:
+        body += f"<p><b>Never placed:</b> {escape(', '.join(p['never_placed']))}.</p>"
+    out.append(ReportSection("pyr-patients", "Patients", "A patient nobody can place is dead weight in a hand.",
+                             body))
+    sw, stl = s["swaps"], s["stalls"]
+    ends = [[k, v, _pct(v / max(1, s["games"]))] for k, v in stl["ends"].items()]
+    body = (f"<p>A swap was the only kind of move on {_pct(sw['swap_only_share'])}{_ci(sw['swap_only_ci'])} of "
+            f"the turns; {sw['swaps_per_game']} swaps per game; {sw['passes']} turns on which a player could "
+            f"neither place nor swap. {_pct(stl['stalemate_share'])}{_ci(stl['stalemate_ci'])} of the games ended "
+            f"in a stalemate (a whole round without a placement: fewest cards won), {stl['no_result']} without a "
+            "result.</p>" + _table(["end", "games", "share"], ends))
+    out.append(ReportSection("pyr-swaps", "Swaps and stalls", "Swaps should be a choice, not the only move; "
+                             "stalemates should be rare.", body))
+    info = s.get("information")
+    mixed = s.get("mixed_bots") or {}
+    if info or mixed:
+        body = ""
+        if info:
+            gr, fg = info["greedy"], info["forgetful"]
+            lo, hi = info["difference_ci"]
+            body += (f"<p>{info['games']} games with greedy and forgetful players on alternate seats (swapped every "
+                     f"other game): greedy, which remembers every card it was shown or saw revealed "
+                     f"({info['cards_seen_per_game']} per game), won {_pct(gr['rate'])} of its seats; forgetful, "
+                     f"the same player without that memory, {_pct(fg['rate'])}. The value of information: "
+                     f"{100 * info['difference']:+.1f} points (95% interval {100 * lo:+.1f} to {100 * hi:+.1f}).</p>")
+        if mixed:
+            body += "<p>Bots of this run's mixed seats:</p>" + _table(
+                ["bot", "seats", "wins", "win rate"], [[b, m["seats"], m["wins"], _pct(m["rate"])]
+                                                       for b, m in mixed.items()])
+        out.append(ReportSection("pyr-info", "Value of information", "Showing cards should matter: if memory "
+                                 "wins nothing, the rewards for patients are empty.", body))
+    ops = s.get("operations") or []
+    if ops:
+        pg = s["per_game"]
+        rows = [[o["name"], o["id"], o["number"], o["effect"], o["dealt"], o["placed"]] for o in ops]
+        body = (f"<p>Per game: {pg['operations']} operations placed, {pg['free_swaps']} free swaps, {pg['given']} "
+                f"cards given, {pg['peeks']} hands looked at.</p>"
+                + _table(["operation", "id", "number", "effect", "dealt", "placed"], rows))
+        out.append(ReportSection("pyr-operations", "Operations", "Every operation should get played.", body))
+    return out
+
+
+def verdicts(summary: dict, th) -> list[dict]:
+    s = summary.get("pyrrameds")
+    if not s:
+        return []
+    out = []
+    never = s["patients"]["never_placed"]
+    out.append({"status": "WARN" if never else "PASS", "check": "patients placed",
+                "message": f"never placed: {', '.join(never)}" if never else "every patient dealt often enough "
+                "was placed at least once"})
+    share, ci = s["swaps"]["swap_only_share"], s["swaps"]["swap_only_ci"]
+    warn = th_get(th, "pyrrameds", "swap_only_warn", 0.25)
+    out.append({"status": "WARN" if share > warn else "PASS", "check": "swap as the only move",
+                "message": f"{_pct(share)} of turns (WARN above {_pct(warn)})"})
+    st, ci = s["stalls"]["stalemate_share"], s["stalls"]["stalemate_ci"]
+    warn, fail = th_get(th, "pyrrameds", "stalemate_warn", 0.05), th_get(th, "pyrrameds", "stalemate_fail", 0.25)
+    status = "FAIL" if ci[0] > fail else "WARN" if st > warn else "PASS"
+    out.append({"status": status, "check": "stalemates",
+                "message": f"{_pct(st)} of games ended in a stalemate (WARN above {_pct(warn)}, FAIL above "
+                           f"{_pct(fail)} with 95% confidence)"})
+    chance = s["patients"]["placeable_share"]
+    low = th_get(th, "pyrrameds", "patient_chance_warn", 0.2)
+    if chance is not None:
+        out.append({"status": "WARN" if chance < low else "PASS", "check": "patients placeable",
+                    "message": f"a held patient could be placed on {_pct(chance)} of turns (WARN below {_pct(low)})"})
+    return out
+
+
+def csv_files(summary: dict) -> dict:
+    s = summary.get("pyrrameds")
+    if not s:
+        return {}
+    pat = [[d["id"], d["name"], d["box"], d["requires"], d["dealt"], d["placed"], d["rate"]]
+           for d in s["patients"]["by_design"]]
+    out = {"patients.csv": (["id", "name", "box", "needs", "dealt", "placed", "placed_rate"], pat)}
+    if s.get("by_box"):
+        rows = [[r["boxes"], r["players"], r.get("row"), r.get("turns_mean"), r.get("turns_median"),
+                 r.get("seat_spread"), r.get("stalemates"), r.get("error", "")] for r in s["by_box"]]
+        out["boxes.csv"] = (["boxes", "players", "row", "turns_mean", "turns_median", "seat_spread", "stalemates",
+                             "error"], rows)
+    return out
