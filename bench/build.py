@@ -1,13 +1,26 @@
-"""Build benchmarks: a cold `pnp build` of the bundled data, and a generated
-1,000-card deck.  Prints wall times and cards per second.
+"""Build benchmarks: fresh `pnp build` processes (imports included).
 
-    python bench/build.py [--repeat N]
+    python bench/build.py [--repeat N] [--old DIR]
+
+Figures, each the best of N runs:
+
+- cold: every bundled game, then all five at once, with an empty cache;
+- warm: `pnp build pyramid-scheme` after a one-row edit, the cache kept from
+  the build before the edit, against the same build with an empty cache;
+- the generated 1,000-card deck, cold and warm, with the peak memory (RSS) of
+  the build process and its children.
+
+With ``--old DIR`` (a checkout of an earlier commit, e.g. made with
+``git worktree add /tmp/old de387ec``) the cold builds of the bundled games are
+also run with that code (PYTHONPATH=DIR), alternating with this code's runs,
+and the speed-up is printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import shutil
 import subprocess
 import sys
@@ -16,14 +29,39 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+# an older tree whose pnp/cli.py still names pnp.cli_validate (moved to pnp/commands/validate.py)
+OLD_MAIN = ("import sys\ntry:\n    import pnp.commands.validate as v\n    sys.modules.setdefault('pnp.cli_validate', v)\n"
+            "except ImportError:\n    pass\nfrom pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n")
 
 
-def cold_build(data: Path, out: Path, *games: str) -> float:
-    """Wall time of a fresh `pnp build` process (imports included)."""
+def run_build(data: Path, out: Path, *args: str, code: Path | None = None) -> float:
+    """Wall time of a fresh `pnp build` process."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+        command = [sys.executable, "-c", OLD_MAIN, "build"]
+    else:
+        env["PYTHONPATH"] = str(REPO)
+        command = [sys.executable, "-m", "pnp.cli", "build"]
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pnp.cli", "build", *games, "--data", str(data), "--out", str(out)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO)
+    subprocess.run([*command, *args, "--data", str(data), "--out", str(out)], check=True, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=out.parent)
     return time.perf_counter() - start
+
+
+PEAK = ("import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def peak_memory(data: Path, out: Path) -> float:
+    """The largest resident set (MB) of the processes of one `pnp build` (workers included)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "pnp.cli", "build", "--data", str(data),
+                           "--out", str(out)], check=True, capture_output=True, text=True, env=env)
+    return int(done.stdout.split()[-1]) / 1024
 
 
 def components(data: Path, games: set[str] | None = None) -> int:
@@ -36,15 +74,15 @@ def components(data: Path, games: set[str] | None = None) -> int:
     return total
 
 
-def thousand_card_deck(dest: Path) -> Path:
-    """1,000 distinct poker-size designs (the example game's templates)."""
+def thousand_card_deck(dest: Path, n: int = 1000) -> Path:
+    """``n`` distinct poker-size designs (the example game's templates)."""
     example = REPO / "docs" / "example"
     shutil.copytree(example / "templates", dest / "templates")
     colors = ["gold", "clay", "lapis"]
     with (dest / "cards.csv").open("w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["game", "deck", "id", "name", "count", "color", "number", "text"])
-        for i in range(1000):
+        for i in range(n):
             w.writerow(["tiny-tombs", "relic", f"r{i:04d}", f"Relic number {i}", 1, colors[i % 3], i % 11,
                         f"Worth {i % 11}. Card {i} of the generated deck, with rules text to wrap."])
     return dest
@@ -54,26 +92,81 @@ def best(fn, repeat: int) -> float:
     return min(fn() for _ in range(repeat))
 
 
+def edit_one_row(data: Path, n: int) -> None:
+    from helpers import find_row, set_cell
+
+    cards = data / "cards.csv"
+    set_cell(cards, find_row(cards, "id", "g07"), "name", f"Mint Farmer {n}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown")
+    parser.add_argument("--old", type=Path, help="an earlier checkout to compare cold builds with")
+    parser.add_argument("--quick", action="store_true", help="skip the per-game cold builds")
     args = parser.parse_args()
+    from helpers import copy_game
+
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        counter = iter(range(1_000_000))
+
+        def fresh(name: str) -> Path:
+            path = tmp / f"{name}-{next(counter)}"
+            return path
+
+        def cold(data, *games, code=None):
+            out = fresh("out")
+            out.mkdir()
+            return run_build(data, out, *games, code=code)
+
         games = sorted(p.name for p in (REPO / "templates").iterdir()
                        if (p / "game.toml").exists() and components(REPO, {p.name}))
-        print(f"{'build':<34}{'wall s':>8}{'components':>12}{'per s':>9}")
-        for game in games:
-            n = components(REPO, {game})
-            t = best(lambda: cold_build(REPO, tmp / "out", game), args.repeat)
-            print(f"{'pnp build ' + game:<34}{t:>8.2f}{n:>12}{n / t:>9.0f}")
+        print(f"{'build':<46}{'wall s':>8}{'components':>12}{'per s':>9}")
+        if not args.quick:
+            for game in games:
+                n = components(REPO, {game})
+                t = best(lambda: cold(REPO, game), args.repeat)
+                print(f"{'cold pnp build ' + game:<46}{t:>8.2f}{n:>12}{n / t:>9.0f}")
         n = components(REPO)
-        t = best(lambda: cold_build(REPO, tmp / "out"), args.repeat)
-        print(f"{'pnp build (all bundled games)':<34}{t:>8.2f}{n:>12}{n / t:>9.0f}")
+        if args.old:
+            now, old = [], []
+            for _ in range(args.repeat):  # alternate, so that both see the same machine
+                old.append(cold(REPO, code=args.old.resolve()))
+                now.append(cold(REPO))
+            print(f"{'cold, all five games, ' + args.old.name + ' code':<46}{min(old):>8.2f}{n:>12}{n / min(old):>9.0f}")
+            print(f"{'cold, all five games, this code':<46}{min(now):>8.2f}{n:>12}{n / min(now):>9.0f}")
+            print(f"  speed-up: {min(old) / min(now):.2f}x (best of {args.repeat}, alternating)")
+        else:
+            t = best(lambda: cold(REPO), args.repeat)
+            print(f"{'cold, all five games':<46}{t:>8.2f}{n:>12}{n / t:>9.0f}")
+
+        # a one-row edit of Pyramid Scheme: warm cache against an empty one
+        data = copy_game(tmp / "ps")
+        warm_out = tmp / "warm-out"
+        warm_out.mkdir()
+        run_build(data, warm_out, "pyramid-scheme")
+        warm, empty = [], []
+        for i in range(args.repeat):
+            edit_one_row(data, i)
+            warm.append(run_build(data, warm_out, "pyramid-scheme"))
+            empty.append(cold(data, "pyramid-scheme"))
+        n = components(data)
+        print(f"{'one-row edit, pyramid-scheme, empty cache':<46}{min(empty):>8.2f}{n:>12}{n / min(empty):>9.0f}")
+        print(f"{'one-row edit, pyramid-scheme, warm cache':<46}{min(warm):>8.2f}{n:>12}{n / min(warm):>9.0f}")
+        print(f"  warm / empty: {min(warm) / min(empty):.2f}")
+
         deck = thousand_card_deck(tmp / "deck")
-        t = best(lambda: cold_build(deck, tmp / "out-deck"), args.repeat)
-        print(f"{'pnp build (1,000 generated cards)':<34}{t:>8.2f}{1000:>12}{1000 / t:>9.0f}")
-        print("targets: Pyramid Scheme under 1.5 s; all five games under 3 s; 1,000 cards under 3 s")
+        deck_out = tmp / "deck-out"
+        deck_out.mkdir()
+        t = run_build(deck, deck_out)
+        print(f"{'1,000 generated cards, empty cache':<46}{t:>8.2f}{1000:>12}{1000 / t:>9.0f}")
+        t = best(lambda: run_build(deck, deck_out), args.repeat)
+        print(f"{'1,000 generated cards, warm cache':<46}{t:>8.2f}{1000:>12}{1000 / t:>9.0f}")
+        for size in (250, 1000):  # peak memory, empty cache, in a process of its own
+            small = thousand_card_deck(fresh("deck"), size)
+            print(f"  peak memory, {size} cards, empty cache: {peak_memory(small, fresh('out')):.0f} MB "
+                  f"(largest process)")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,21 @@ before any parsing.  The result is a ``RenderedGame``: the designs in deck
 order, the drawings by design key, and the problems found (template errors,
 text that does not fit).  Targets (``generator.targets``) turn it into files.
 
-Large decks render in worker processes: ``RenderJob`` splits the designs into
-one part per worker and joins the parts in order, so the result is the same
-as a serial render.
+With a ``RenderCache`` store (``cache.py``), a design whose row, deck and
+templates are unchanged takes its SVG from the store instead of the templates,
+and a drawing whose display list is kept is not parsed: ``RenderedGame.drawings``
+then parses a drawing only if a target asks for it, and the PDF writers replay
+display lists (``Drawings.picture``).
+
+Large decks render in worker processes: ``RenderJob`` splits the designs that
+must be rendered into small parts, the workers take them from the front while
+this process takes them from the back, and the parts are joined in order, so
+the result is the same as a serial render.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -22,9 +30,12 @@ from model.errors import Problem, Problems
 from model.manifest import Manifest, Size
 from model.sheets import Card, Game
 
-from .cache import NO_CACHE, Drawing, DrawingStore
-from .keys import design_key
+from .cache import NO_CACHE, Drawing, DrawingStore, RenderedSvg, is_render_cache
+from .keys import design_key, game_fingerprint, input_key
 from .render import DrawingCache, Renderer
+
+#: Designs per part handed to a worker process.
+PART_SIZE = 8
 
 Progress = Callable[[int], None]
 
@@ -57,6 +68,8 @@ class RenderedDesign:
     front_key: str
     back_key: str | None
     warnings: list[Problem] = field(default_factory=list)  # e.g. text cut short, naming the card
+    rendered: bool = True  # False when its SVG came from the cache unchanged
+    notes: list[str] = field(default_factory=list)  # text that had to shrink to fit (not a problem)
 
     @property
     def count(self) -> int:
@@ -67,6 +80,64 @@ class RenderedDesign:
     def key(self) -> str:
         """The design key of both sides together."""
         return design_key(self.front_svg, self.back_svg)
+
+
+class Drawings(Mapping):
+    """Drawing key -> reportlab Drawing, for the targets.
+
+    Drawings parsed during the render stage are held; any other is parsed from
+    its SVG text the first time it is asked for.  ``picture(key)`` gives what
+    the PDF writers draw: the kept display list when the store has one, else
+    the drawing."""
+
+    def __init__(self, store: DrawingStore = NO_CACHE):
+        self.store = store
+        self.parsed: dict[str, Drawing] = {}
+        self.svgs: dict[str, str] = {}
+
+    def add(self, key: str, svg: str, drawing: Drawing | None = None) -> None:
+        self.svgs.setdefault(key, svg)
+        if drawing is not None:
+            self.parsed[key] = drawing
+
+    def update(self, other: "Drawings") -> None:
+        self.svgs.update(other.svgs)
+        self.parsed.update(other.parsed)
+
+    def __getitem__(self, key: str) -> Drawing:
+        drawing = self.parsed.get(key)
+        if drawing is None:
+            if key not in self.svgs:
+                raise KeyError(key)
+            drawing = self.store.get(key) if self.store is not None else None
+            if drawing is None:
+                problems = Problems()
+                drawing = DrawingCache(store=NO_CACHE).get(self.svgs[key], key, problems)[1]
+                if drawing is None:
+                    raise KeyError(key)
+            self.parsed[key] = drawing
+        return drawing
+
+    def picture(self, key: str):
+        """A display list (``displaylist.DisplayList``) or a Drawing, to draw ``key`` with."""
+        if key not in self.parsed and is_render_cache(self.store):
+            found = self.store.get_list(key)
+            if found is not None:
+                return found
+            if key in self.svgs:  # not kept (a drawing a display list cannot hold, or an evicted entry)
+                _, found = DrawingCache(store=self.store).picture(self.svgs[key], key, Problems())
+                if found is not None:
+                    return found
+        return self[key]
+
+    def __contains__(self, key) -> bool:
+        return key in self.svgs or key in self.parsed
+
+    def __iter__(self):
+        return iter(dict.fromkeys([*self.svgs, *self.parsed]))
+
+    def __len__(self) -> int:
+        return len(dict.fromkeys([*self.svgs, *self.parsed]))
 
 
 @dataclass
@@ -81,8 +152,15 @@ class RenderedGame:
     options: RenderOptions
     content_hash: str
     designs: list[RenderedDesign] = field(default_factory=list)
-    drawings: dict[str, Drawing] = field(default_factory=dict, repr=False)
+    drawings: Drawings = field(default_factory=Drawings, repr=False)
     problems: list[Problem] = field(default_factory=list)
+    store: DrawingStore = field(default=NO_CACHE, repr=False)  # for targets that draw more (reference pictures)
+    parsed: int = 0  # SVGs parsed in this build
+
+    @property
+    def rendered(self) -> list[RenderedDesign]:
+        """The designs whose templates ran in this build (not taken from the cache)."""
+        return [d for d in self.designs if d.rendered]
 
     @property
     def manifest(self) -> Manifest:
@@ -113,43 +191,79 @@ def game_designs(game: Game, options: RenderOptions) -> list[tuple[str, Card]]:
 
 
 def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore = NO_CACHE,
-                   progress: Progress = _no_progress) -> tuple[list[RenderedDesign], dict[str, Drawing], list[Problem]]:
-    """Templates -> SVG -> drawings for some designs, in order; problems are
-    collected, never raised.  A design whose template failed is left out."""
+                   progress: Progress = _no_progress, fingerprint: str | None = None,
+                   ) -> tuple[list[RenderedDesign], Drawings, list[Problem], int]:
+    """Templates -> SVG -> drawings (or display lists) for some designs, in order;
+    problems are collected, never raised.  A design whose template failed is left
+    out.  Returns the designs, their drawings, the problems and how many SVGs
+    were parsed."""
     problems = Problems()
-    renderer = Renderer(manifest, problems)
+    renderer = None
     cache = DrawingCache(store=store)
+    drawings = Drawings(store)
+    lists = is_render_cache(store)
+    if lists and fingerprint is None:
+        fingerprint = game_fingerprint(manifest)
     rendered = []
     for name, card in designs:
         deck = manifest.decks[name]
         first = len(problems.items)
-        front = renderer.svg(deck.front, deck, card)
-        back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
+        key = input_key(fingerprint, name, card) if lists else None
+        kept = store.get_svg(key) if lists else None
+        if kept is not None:
+            front, back = kept.front, kept.back
+            problems.items += kept.warnings
+            notes = list(kept.notes)
+        else:
+            renderer = renderer or Renderer(manifest, problems, store)
+            first_note = len(renderer.notes)
+            front = renderer.svg(deck.front, deck, card)
+            back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
+            notes = renderer.notes[first_note:]
         progress(1)
         if front is None or (deck.back and back is None):
             continue
         where = f"templates/{manifest.slug}/{{}} ({card.id})"
-        front_key, _ = cache.get(front, where.format(deck.front), problems)
-        back_key = cache.get(back, where.format(deck.back), problems)[0] if back is not None else None
-        warnings = [p for p in problems.items[first:] if not p.is_error]
-        rendered.append(RenderedDesign(card, name, deck.size, front, back, front_key, back_key, warnings))
-    return rendered, cache.drawings, problems.items
+        if kept is not None:
+            front_key, back_key = design_key(front), (design_key(back) if back is not None else None)
+        else:
+            front_key = cache.prepare(front, where.format(deck.front), problems, keep=not lists)
+            back_key = (cache.prepare(back, where.format(deck.back), problems, keep=not lists)
+                        if back is not None else None)
+        for k, svg in ((front_key, front), (back_key, back)):
+            if k is not None:
+                drawings.add(k, svg, cache.drawings.get(k))
+        found = problems.items[first:]
+        if any(p.is_error for p in found):
+            continue
+        warnings = [p for p in found if not p.is_error]
+        if lists and kept is None:
+            store.put_svg(key, RenderedSvg(front, back, tuple(warnings), tuple(notes)))
+        rendered.append(RenderedDesign(card, name, deck.size, front, back, front_key, back_key, warnings,
+                                       kept is None, notes))
+    if lists:
+        store.flush()
+    return rendered, drawings, problems.items, cache.parsed
 
 
-def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore):
+def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint):
     """Worker side of RenderJob."""
-    return render_designs(manifest, designs, store)
+    return render_designs(manifest, designs, store, fingerprint=fingerprint)
 
 
 class RenderJob:
     """The render stage of one game, started.
 
-    With a process pool and ``parts`` > 1 the designs are submitted at once,
-    one part per worker, so that the caller can do other work (the reference
-    sheet) meanwhile; otherwise they render in this process on ``result()``."""
+    With a process pool (or a function that makes one, called only when there
+    are at least ``min_parallel`` designs to render), the designs are cut into
+    parts of ``PART_SIZE`` and submitted at once, so that the caller can do
+    other work (the reference sheet) meanwhile; ``result()`` then renders parts
+    in this process too, taking them from the back while the workers take them
+    from the front.  Without a pool everything renders in this process on
+    ``result()``."""
 
     def __init__(self, game: Game, options: RenderOptions, content_hash: str, *, store: DrawingStore | None = None,
-                 progress: Progress | None = None, pool=None, parts: int = 1):
+                 progress: Progress | None = None, pool=None, parts: int = 1, min_parallel: int = 0):
         self.game = game
         self.options = options
         self.content_hash = content_hash
@@ -157,28 +271,53 @@ class RenderJob:
         self.progress = progress or _no_progress
         self.designs = game_designs(game, options)
         self.futures = []
-        if pool is not None and parts > 1 and self.designs:
-            size = -(-len(self.designs) // parts)
-            self.futures = [pool.submit(_render_part, game.manifest, self.designs[i:i + size], self.store)
-                            for i in range(0, len(self.designs), size)]
+        self.chunks: list[list[tuple[str, Card]]] = []
+        self.fingerprint = game_fingerprint(game.manifest) if is_render_cache(self.store) else None
+        if pool is None or parts <= 1 or not self.designs:
+            return
+        todo = self.designs
+        if self.fingerprint is not None:
+            todo = [(n, c) for n, c in self.designs
+                    if self.store.get_svg(input_key(self.fingerprint, n, c)) is None]
+        if len(todo) < max(min_parallel, 2):
+            return
+        if not hasattr(pool, "submit"):  # a factory: make the pool only when there is work for it
+            pool = pool()
+        self.chunks = [self.designs[i:i + PART_SIZE] for i in range(0, len(self.designs), PART_SIZE)]
+        # parts with nothing to render stay in this process
+        missing = {id(card) for _, card in todo}
+        self.futures = [pool.submit(_render_part, game.manifest, chunk, self.store, self.fingerprint)
+                        if any(id(c) in missing for _, c in chunk) else None for chunk in self.chunks]
 
     def before(self) -> RenderedGame:
         """The game with no designs yet, for targets that need none."""
-        return RenderedGame(self.game, self.options, self.content_hash)
+        return RenderedGame(self.game, self.options, self.content_hash, drawings=Drawings(self.store),
+                            store=self.store)
 
     def result(self) -> RenderedGame:
         """The rendered game (problems collected in it, never raised)."""
         out = self.before()
-        if not self.futures:
-            out.designs, out.drawings, out.problems = render_designs(self.game.manifest, self.designs, self.store,
-                                                                     self.progress)
+        if not self.chunks:
+            out.designs, out.drawings, out.problems, out.parsed = render_designs(
+                self.game.manifest, self.designs, self.store, self.progress, self.fingerprint)
             return out
-        for future in self.futures:
-            designs, drawings, problems = future.result()
+        results: list = [None] * len(self.chunks)
+        for i in reversed(range(len(self.chunks))):  # take parts the workers have not started
+            future = self.futures[i]
+            if future is None or future.cancel():
+                results[i] = render_designs(self.game.manifest, self.chunks[i], self.store,
+                                            fingerprint=self.fingerprint)
+                self.progress(len(self.chunks[i]))
+        for i, future in enumerate(self.futures):
+            if results[i] is None:
+                results[i] = future.result()
+                self.progress(len(self.chunks[i]))
+        for designs, drawings, problems, parsed in results:
             out.designs += designs
             out.drawings.update(drawings)
             out.problems += problems
-            self.progress(len(designs))
+            out.parsed += parsed
+        out.drawings.store = self.store
         return out
 
 

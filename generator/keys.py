@@ -1,14 +1,24 @@
-"""Stable digests: the per-design key and the content hash printed on every page.
+"""Stable digests: the per-design keys and the content hash printed on every page.
 
-``design_key`` names a rendered design by everything that can change its
-parsed drawing: the SVG text the templates gave (which already reflects the
-row's values, the templates it extends or includes, the manifest and the text
-fitted with the fonts' metrics), the tool's version, ``GENERATOR_REVISION``,
-the versions of svglib and reportlab that parse and draw it, and the font
-files.  Keying on the SVG text rather than on the template inputs means a key
-cannot go stale when a template includes another by a computed name, or when
-a helper changes; the price is that Jinja2 runs on every build, and a cache
-saves the SVG parsing (the larger part of the render stage).
+Two keys name a design, one for each level of the drawing cache
+(``cache.py``):
+
+``design_key`` names what the templates gave: the SVG text (which already
+reflects the row's values, the templates it extends or includes, the manifest
+and the text fitted with the fonts' metrics), plus the tool's version,
+``GENERATOR_REVISION``, a digest of the generator's own rendering code, the
+versions of svglib and reportlab that parse and draw it, and the font files.
+A parsed drawing is kept under it.  Keying on the SVG text means a drawing
+can never go stale, whatever a template includes or a helper does.
+
+``input_key`` names what goes into the templates: the row (every value,
+its sheet row and count included), the deck, and ``game_fingerprint``: every
+file in the game's template folder (manifest and templates, whichever of them
+a template reads), the generator's own templates and the same code, version
+and font digests.  The SVG text a design rendered to is kept under it, so an
+unchanged row is not even rendered again; any change to any template of the
+game renders every design of the game again (and the SVG-keyed level still
+saves the parsing of the designs that came out the same).
 
 ``content_hash`` is the short hash in the page footers: the rows, the game's
 template folder, the generator's own templates, the tool version and the
@@ -19,19 +29,25 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .fonts import FAMILIES, font_dir
 
 #: Bump when a change in generator/ changes what a design renders to or how an
-#: SVG is parsed into a drawing, so that cached drawings are not reused.
-GENERATOR_REVISION = 1
+#: SVG is parsed into a drawing, so that cached drawings are not reused.  (The
+#: source of the modules in RENDER_MODULES is part of every key as well.)
+GENERATOR_REVISION = 2
+
+#: The modules whose code decides what a design renders to, how it is parsed
+#: and how it is drawn into a PDF.
+RENDER_MODULES = ("render.py", "text.py", "fonts.py", "icons.py", "nets.py", "keys.py", "displaylist.py")
 
 BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 
 
 def _package_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(name)
     except PackageNotFoundError:
@@ -40,14 +56,43 @@ def _package_version(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def fonts_fingerprint() -> str:
-    """A digest of every embedded font file (any of them may be used by a design)."""
+    """A digest of every embedded font file (any of them may be used by a design):
+    names, sizes and modification times, which change whenever a file is replaced."""
     h = hashlib.sha256()
     folder = font_dir()
     for faces in FAMILIES.values():
         for name in faces:
             path = folder / f"{name}.ttf"
             h.update(name.encode())
-            h.update(path.read_bytes() if path.exists() else b"missing")
+            try:
+                st = path.stat()
+                h.update(f"{st.st_size} {st.st_mtime_ns}".encode())
+            except OSError:
+                h.update(b"missing")
+    return h.hexdigest()
+
+
+def folder_digest(folder: Path, h=None):
+    """Feed every file under ``folder`` (relative names and contents, in name order) to a hash."""
+    h = h if h is not None else hashlib.sha256()
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+        h.update(path.relative_to(folder).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h
+
+
+@lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """A digest of the generator's rendering code and its own templates."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in RENDER_MODULES:
+        path = here / name
+        h.update(name.encode())
+        h.update(path.read_bytes() if path.exists() else b"missing")
+    folder_digest(BUILTIN_TEMPLATES, h)
     return h.hexdigest()
 
 
@@ -57,8 +102,9 @@ def _key_base():
     from model import __version__
 
     h = hashlib.sha256()
-    for part in (f"pnp {__version__}", f"generator {GENERATOR_REVISION}", f"svglib {_package_version('svglib')}",
-                 f"reportlab {_package_version('reportlab')}", f"fonts {fonts_fingerprint()}"):
+    for part in (f"pnp {__version__}", f"generator {GENERATOR_REVISION}", f"code {code_fingerprint()}",
+                 f"svglib {_package_version('svglib')}", f"reportlab {_package_version('reportlab')}",
+                 f"fonts {fonts_fingerprint()}"):
         h.update(part.encode())
         h.update(b"\0")
     return h
@@ -75,10 +121,32 @@ def design_key(front_svg: str, back_svg: str | None = None) -> str:
     return h.hexdigest()
 
 
+def game_fingerprint(manifest) -> str:
+    """What every design of a game shares as template input: the game's template
+    folder (manifest and templates) and everything in ``_key_base``."""
+    h = _key_base().copy()
+    h.update(b"game\0")
+    h.update(manifest.slug.encode())
+    h.update(b"\0")
+    folder_digest(manifest.folder, h)
+    return h.hexdigest()
+
+
+def input_key(fingerprint: str, deck: str, card) -> str:
+    """The key of a design's template inputs: the game's fingerprint, the deck and the row."""
+    h = hashlib.sha256(fingerprint.encode())
+    h.update(b"\0")
+    h.update(deck.encode())
+    h.update(b"\0")
+    h.update(repr(card).encode("utf-8"))
+    return h.hexdigest()
+
+
 def content_hash(game, options) -> str:
     """A short hash of everything that is printed: the rows, the game's template
     folder, the generator's own templates, the tool version and the options
-    (``page``, ``duplex``, ``back_offset``, ``expansions`` of a BuildOptions)."""
+    (``page``, ``duplex``, ``back_offset``, ``layout``, ``printer_margin``,
+    ``expansions`` of a BuildOptions)."""
     from model import __version__
 
     h = hashlib.sha256(__version__.encode())
@@ -89,4 +157,5 @@ def content_hash(game, options) -> str:
             h.update(path.name.encode())
             h.update(path.read_bytes())
     h.update(repr((options.page, options.duplex, options.back_offset)).encode())
+    h.update(repr((getattr(options, "layout", "grid"), getattr(options, "printer_margin", None))).encode())
     return h.hexdigest()[:10]

@@ -5,13 +5,15 @@ Templates live in ``templates/<game>/``; the generator's own base templates are
 reachable as ``pnp/...``.  Values are XML-escaped by Jinja's autoescaping; the
 helpers below return markup that is already safe.  Identical SVG (e.g. a shared
 card back) is parsed once per build, and not at all when a drawing store
-already holds it.
+already holds it.  A ``RenderCache`` store may also keep compiled templates
+and display lists (``displaylist.py``), which the PDF writers replay.
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -21,21 +23,25 @@ from model.errors import Problems
 from model.manifest import Deck, Manifest
 from model.sheets import Card
 
-from . import icons, nets
-from .cache import NO_CACHE, DrawingStore
-from .fonts import face, register_fonts
+from . import nets
+from .cache import NO_CACHE, DrawingStore, is_render_cache
+from .fonts import DEFAULT_FONT, ensure_for_svg, face
 from .keys import BUILTIN_TEMPLATES, design_key
 from .text import fit, svg_lines
+
+#: The font state of a new page or form in the PDF writers, which display lists are recorded against.
+RECORD_FONT = (DEFAULT_FONT, 6.0)
 
 
 class TemplateProblem(Exception):
     pass
 
 
-def make_env(folder: Path) -> jinja2.Environment:
+def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
     loader = jinja2.FileSystemLoader([str(folder), str(BUILTIN_TEMPLATES)])
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
+                             bytecode_cache=bytecode_cache, auto_reload=False)
     env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
     return env
 
@@ -48,6 +54,7 @@ class Kit:
     card: Card | None
     problems: Problems
     side: str = "front"
+    notes: list[str] = field(default_factory=list)  # text shrunk to fit, for the preview
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
              fill="#000000", field="text", family=None, line_height=1.2, opacity=None):
@@ -61,12 +68,19 @@ class Kit:
             self.problems.warn(self.card.sheet, self.card.row, field,
                                f"'{self.card.id}' ({self.side}): {field} does not fit its box even at {min_size:g} mm "
                                f"(needs {fitted.needed:.1f} mm of {h:g} mm); it is cut short, shorten it")
+        elif fitted.size < size - 1e-9 and self.card is not None:
+            self.notes.append(f"{self.side}: {field} shrunk from {size:g} to {fitted.size:g} mm to fit")
         extra = f' fill-opacity="{opacity}"' if opacity is not None else ""
         return Markup(svg_lines(fitted, x, y, w, h, family=family, bold=bold, anchor=anchor, valign=valign,
                                 fill=fill, line_height=line_height, extra=extra))
 
     def icon(self, name, cx, cy, size, fill="#000000", stroke="#ffffff"):
-        return Markup(icons.icon(name, cx, cy, size, fill, stroke))
+        try:
+            return Markup(_icon(name, cx, cy, size, fill, stroke))
+        except TypeError:  # an argument that cannot be a cache key
+            from . import icons
+
+            return Markup(icons.icon(name, cx, cy, size, fill, stroke))
 
     def pal(self, color):
         """The palette entry of a colour, or a neutral grey entry for no colour."""
@@ -84,6 +98,13 @@ class Kit:
             "icon": spec.icon,
             "help": spec.help.format(*args),
         }
+
+
+@lru_cache(maxsize=4096)
+def _icon(name, cx, cy, size, fill, stroke) -> str:
+    from . import icons  # svgwrite is imported only when an icon is drawn
+
+    return icons.icon(name, cx, cy, size, fill, stroke)
 
 
 def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, **more) -> dict:
@@ -109,13 +130,31 @@ def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, 
 class Renderer:
     """Renders the designs of one game, collecting problems instead of raising."""
 
-    def __init__(self, manifest: Manifest, problems: Problems):
+    def _where(self, exc: BaseException, template: str) -> tuple[str, int | None]:
+        """The template file and line an error was raised at (Jinja2 puts the
+        templates' own lines into the traceback), else the template rendered."""
+        import traceback
+
+        folders = [(self.manifest.folder.resolve(), f"templates/{self.manifest.slug}/"),
+                   (BUILTIN_TEMPLATES.resolve(), "generator/templates/")]
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if not frame.filename.endswith(".j2"):
+                continue
+            path = Path(frame.filename).resolve()
+            for folder, label in folders:
+                if folder in path.parents:
+                    return label + path.relative_to(folder).as_posix(), frame.lineno
+        return f"templates/{self.manifest.slug}/{template}", None
+
+    def __init__(self, manifest: Manifest, problems: Problems, store: DrawingStore = NO_CACHE):
         self.manifest = manifest
         self.problems = problems
-        self.env = make_env(manifest.folder)
+        bytecode = store.bytecode_cache() if hasattr(store, "bytecode_cache") else None
+        self.env = make_env(manifest.folder, bytecode)
+        self.notes: list[str] = []  # text shrunk to fit, in the order rendered
 
     def svg(self, template: str, deck: Deck | None, card: Card | None, side: str = "front", **more) -> str | None:
-        kit = Kit(self.manifest, card, self.problems, side)
+        kit = Kit(self.manifest, card, self.problems, side, self.notes)
         where = f"templates/{self.manifest.slug}/{template}"
         try:
             return self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))
@@ -125,14 +164,14 @@ class Renderer:
             self.problems.error(where, exc.lineno, None, f"template syntax error: {exc.message}")
         except jinja2.UndefinedError as exc:
             who = f" rendering '{card.id}'" if card else ""
-            self.problems.error(where, None, None, f"{exc.message}{who}")
+            self.problems.error(*self._where(exc, template), None, f"{exc.message}{who}")
         except jinja2.TemplateNotFound as exc:
-            self.problems.error(where, None, None, f"template '{exc.name}' not found")
+            self.problems.error(*self._where(exc, template), None, f"template '{exc.name}' not found")
         except jinja2.TemplateError as exc:
-            self.problems.error(where, None, None, f"template error: {exc}")
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            self.problems.error(*self._where(exc, template), None, f"template error: {exc}")
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, ZeroDivisionError) as exc:
             who = f" rendering '{card.id}' ({card.where})" if card else ""
-            self.problems.error(where, None, None, f"{exc}{who}")
+            self.problems.error(*self._where(exc, template), None, f"{exc}{who}")
         return None
 
 
@@ -160,9 +199,63 @@ class DrawingCache:
             self.drawings[key] = drawing
         return key, self.drawings[key]
 
+    def prepare(self, svg: str, where: str, problems: Problems, keep: bool = True) -> str:
+        """Make sure the SVG can be drawn: with a ``RenderCache`` store, that its
+        display list is kept (parsing and recording it if not); otherwise that its
+        drawing is in ``drawings``.  Returns the key; parse errors go to ``problems``.
+        ``keep=False`` does not keep the parsed drawing in memory when the store
+        has its display list."""
+        key = design_key(svg)
+        if not is_render_cache(self.store):
+            self.get(svg, where, problems)
+            return key
+        if key in self.drawings or self.store.has_list(key):
+            return key
+        drawing = svg_to_drawing(svg, where, problems)
+        self.parsed += 1
+        if drawing is None:
+            self.drawings[key] = None
+            return key
+        recorded = record_display_list(drawing)
+        if recorded is not None:
+            self.store.put_list(key, recorded)
+        if keep or recorded is None:
+            self.drawings[key] = drawing
+        return key
+
+    def picture(self, svg: str, where: str, problems: Problems):
+        """(key, what to draw) of an SVG: its kept display list when there is one
+        that does not depend on the canvas's font, else its drawing (None when the
+        SVG could not be read).  A display list that is missing or damaged is
+        made again and kept."""
+        key = design_key(svg)
+        if is_render_cache(self.store) and key not in self.drawings:
+            found = self.store.get_list(key)
+            if found is None:
+                drawing = svg_to_drawing(svg, where, problems)
+                self.parsed += 1
+                if drawing is None:
+                    self.drawings[key] = None
+                    return key, None
+                found = record_display_list(drawing)
+                if found is not None:
+                    self.store.put_list(key, found)
+                if found is None or found.font_state is not None:
+                    self.drawings[key] = drawing
+                    return key, drawing
+            if found.font_state is None:
+                return key, found
+        return self.get(svg, where, problems)
+
+
+def record_display_list(drawing):
+    from .displaylist import record
+
+    return record(drawing, *RECORD_FONT)
+
 
 def svg_to_drawing(svg: str, where: str, problems: Problems):
-    register_fonts()
+    ensure_for_svg(svg)
     from lxml import etree
     from svglib.svglib import svg2rlg
 

@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .fonts import face, register_fonts
+from .fonts import ensure_faces, face
 
 
 @dataclass
@@ -43,7 +43,7 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
 
 def fit(text: str, width: float, height: float, size: float, min_size: float, font: str,
         line_height: float = 1.2, step: float = 0.2) -> Fitted:
-    register_fonts()
+    ensure_faces(font)
     s = size
     while True:
         lines = wrap(text, font, s, width)
@@ -90,5 +90,6 @@ def svg_lines(fitted: Fitted, x: float, y: float, width: float, height: float, *
 
 
 def measure(text: str, family: str, size: float, bold: bool = False) -> float:
-    register_fonts()
-    return stringWidth(text, face(family, bold), size)
+    name = face(family, bold)
+    ensure_faces(name)
+    return stringWidth(text, name, size)

@@ -139,7 +139,7 @@ def test_a_net_too_big_for_its_slot_stops_the_build(tmp_path, project_root):
     game = load_project(data, [SLUG]).games[SLUG]
     with pytest.raises(InputErrors) as exc:
         build_game(game, BuildOptions(out=tmp_path / "out"))
-    assert "templates/pyramid-shambo/net.svg.j2: a 84.2 x 76.3 mm net does not fit a 91 x 54 mm box" in str(exc.value)
+    assert "templates/pyramid-shambo/net.svg.j2:9: a 84.2 x 76.3 mm net does not fit a 91 x 54 mm box" in str(exc.value)
     assert not (tmp_path / "out").exists()
 
 

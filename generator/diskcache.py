@@ -1,0 +1,330 @@
+"""The per-design cache on disk: ``<output folder>/.pnp-cache/cache.sqlite``.
+
+It lives in the output folder, beside the files it helps build, rather than
+in the user's cache folder: its keys already name everything that can change
+a design, so any place would be correct, and this one is removed with the
+output, is emptied by ``pnp clean`` without hunting, keeps two data folders
+from evicting each other, and gives every test and CI run (each with its own
+``--out``) a cache of its own.  Nothing is written outside the folders the
+user named.
+
+One SQLite database holds three kinds of entries (``cache.RenderCache``): the
+rendered SVG of a design by its input key, the display list of a drawing by
+its design key, and compiled Jinja2 templates.  Every value carries a digest
+of itself; an entry that fails it, or that is not in the format this version
+writes, is ignored (and replaced when the design is rendered again).  A file
+that is not a database, or a database of another layout, is set aside and a
+new one started.  Anything else that goes wrong with the database (a full
+disk, a read-only folder) turns the cache off for the rest of the run and is
+reported once through ``warnings``; a build never fails because of its cache.
+
+Writes are buffered and written in one transaction per ``flush`` (and every
+``FLUSH_EVERY`` entries, so memory stays flat in large decks).  Two builds at
+once share the database safely: SQLite serialises the writers, an entry is
+written whole or not at all, and two writers of one key write the same value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from model.errors import Problem
+
+from . import displaylist
+from .cache import Drawing, RenderedSvg
+
+CACHE_DIR = ".pnp-cache"
+DB_NAME = "cache.sqlite"
+SCHEMA = 1
+FLUSH_EVERY = 200
+DIGEST = 16
+SVG_FORMAT = 2
+
+
+def cache_folder(out: Path) -> Path:
+    """Where builds into ``out`` keep their cache."""
+    return Path(out) / CACHE_DIR
+
+
+def _seal(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=DIGEST).digest() + payload
+
+
+def _open(sealed) -> bytes | None:
+    if not isinstance(sealed, bytes) or len(sealed) < DIGEST:
+        return None
+    payload = sealed[DIGEST:]
+    if hashlib.blake2b(payload, digest_size=DIGEST).digest() != sealed[:DIGEST]:
+        return None
+    return payload
+
+
+def _svg_dumps(rendered: RenderedSvg) -> bytes:
+    warnings = tuple((p.file, p.row, p.column, p.message, p.severity) for p in rendered.warnings)
+    return marshal.dumps((SVG_FORMAT, rendered.front, rendered.back, warnings, tuple(rendered.notes)))
+
+
+def _svg_loads(data: bytes) -> RenderedSvg | None:
+    try:
+        fmt, front, back, warnings, notes = marshal.loads(data)
+        if fmt != SVG_FORMAT or type(front) is not str or not (back is None or type(back) is str):
+            return None
+        return RenderedSvg(front, back, tuple(Problem(*w) for w in warnings), tuple(str(n) for n in notes))
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+class DiskCache:
+    """A ``RenderCache`` in one SQLite file under ``folder`` (created on first write).
+
+    ``memory`` keeps what was read or written in this process as well (for
+    ``pnp watch``, which builds again and again); ``memory_limit`` bounds the
+    display lists kept that way."""
+
+    def __init__(self, folder: Path, memory: bool = False, memory_limit: int = 5000):
+        self.folder = Path(folder)
+        self.memory = memory
+        self.memory_limit = memory_limit
+        self._init_runtime()
+
+    def _init_runtime(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+        self._pid = os.getpid()
+        self._pending: dict[tuple[str, str], bytes] = {}
+        self._svgs: dict[str, RenderedSvg] = {}
+        self._lists: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.RLock()
+        self.disabled = False
+        self.warnings: list[Problem] = []
+        self.hits = 0
+        self.misses = 0
+
+    # each worker process opens its own connection
+    def __getstate__(self):
+        return {"folder": self.folder, "memory": self.memory, "memory_limit": self.memory_limit}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._init_runtime()
+
+    @property
+    def path(self) -> Path:
+        return self.folder / DB_NAME
+
+    # ------------------------------------------------------------ the database
+    def _connect(self) -> sqlite3.Connection | None:
+        if self.disabled:
+            return None
+        if self._conn is not None and self._pid == os.getpid():
+            return self._conn
+        self._conn = None
+        self._pid = os.getpid()
+        for attempt in (1, 2):
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+                try:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                except sqlite3.OperationalError:
+                    pass  # a file system without shared memory: the default journal works too
+                conn.execute("PRAGMA synchronous=NORMAL")
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if tables and (tables != {"entries"} or version != SCHEMA):
+                    conn.close()
+                    raise sqlite3.DatabaseError("a database of another layout")
+                conn.execute("CREATE TABLE IF NOT EXISTS entries (kind TEXT NOT NULL, key TEXT NOT NULL, "
+                             "value BLOB NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID")
+                conn.execute(f"PRAGMA user_version={SCHEMA}")
+                self._conn = conn
+                return conn
+            except sqlite3.DatabaseError as exc:
+                if attempt == 1 and self._set_aside():
+                    continue
+                self._disable(f"cannot use the build cache ({exc}); building without it")
+            except OSError as exc:
+                self._disable(f"cannot use the build cache ({exc}); building without it")
+                return None
+        return None
+
+    def _set_aside(self) -> bool:
+        """Remove a database file that is damaged or not ours."""
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                p = self.path.with_name(DB_NAME + suffix)
+                if p.exists():
+                    p.unlink()
+            return True
+        except OSError:
+            return False
+
+    def _disable(self, message: str) -> None:
+        if not self.disabled:
+            self.disabled = True
+            self.warnings.append(Problem(str(self.path), None, None, message, "warning"))
+        self._pending.clear()
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+            self._conn = None
+
+    def _read(self, kind: str, key: str) -> bytes | None:
+        pending = self._pending.get((kind, key))
+        if pending is not None:
+            return _open(pending)
+        if not self.path.exists():
+            return None
+        with self._lock:
+            conn = self._connect()
+            if conn is None:
+                return None
+            try:
+                row = conn.execute("SELECT value FROM entries WHERE kind=? AND key=?", (kind, key)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self._disable(f"the build cache could not be read ({exc}); building without it")
+                return None
+        return None if row is None else _open(row[0])
+
+    def _write(self, kind: str, key: str, payload: bytes) -> None:
+        if self.disabled:
+            return
+        with self._lock:
+            self._pending[(kind, key)] = _seal(payload)
+            if len(self._pending) >= FLUSH_EVERY:
+                self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered entries in one transaction."""
+        with self._lock:
+            if not self._pending or self.disabled:
+                return
+            rows = [(kind, key, value) for (kind, key), value in self._pending.items()]
+            self._pending.clear()
+            conn = self._connect()
+            if conn is None:
+                return
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany("INSERT OR REPLACE INTO entries (kind, key, value) VALUES (?, ?, ?)", rows)
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                self._disable(f"the build cache could not be written ({exc}); building without it")
+
+    def close(self) -> None:
+        self.flush()
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._conn.close()
+                except sqlite3.Error:
+                    pass
+                self._conn = None
+
+    # ------------------------------------------------------------ DrawingStore
+    def get(self, key: str) -> Drawing | None:
+        """Parsed drawings are not kept: their display lists are (see ``get_list``)."""
+        return None
+
+    def put(self, key: str, drawing: Drawing) -> None:
+        pass
+
+    # ------------------------------------------------------------ RenderCache
+    def get_svg(self, key: str) -> RenderedSvg | None:
+        found = self._svgs.get(key)
+        if found is None:
+            data = self._read("svg", key)
+            found = None if data is None else _svg_loads(data)
+            if found is not None and self.memory:
+                self._svgs[key] = found
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put_svg(self, key: str, rendered: RenderedSvg) -> None:
+        if self.memory:
+            self._svgs[key] = rendered
+        self._write("svg", key, _svg_dumps(rendered))
+
+    def get_list(self, key: str):
+        found = self._lists.get(key)
+        if found is not None:
+            self._lists.move_to_end(key)
+            return found
+        data = self._read("list", key)
+        found = None if data is None else displaylist.loads(data)
+        if found is not None and self.memory:
+            self._remember(key, found)
+        return found
+
+    def put_list(self, key: str, display_list) -> None:
+        if self.memory:
+            self._remember(key, display_list)
+        self._write("list", key, displaylist.dumps(display_list))
+
+    def has_list(self, key: str) -> bool:
+        """Whether a display list is kept under ``key`` (without reading it)."""
+        if key in self._lists or ("list", key) in self._pending:
+            return True
+        if not self.path.exists():
+            return False
+        with self._lock:
+            conn = self._connect()
+            if conn is None:
+                return False
+            try:
+                return conn.execute("SELECT 1 FROM entries WHERE kind='list' AND key=?", (key,)).fetchone() is not None
+            except sqlite3.DatabaseError as exc:
+                self._disable(f"the build cache could not be read ({exc}); building without it")
+                return False
+
+    def _remember(self, key: str, display_list) -> None:
+        self._lists[key] = display_list
+        self._lists.move_to_end(key)
+        while len(self._lists) > self.memory_limit:
+            self._lists.popitem(last=False)
+
+    # ------------------------------------------------------------ compiled templates
+    def bytecode_cache(self):
+        """A Jinja2 bytecode cache kept in this database."""
+        import jinja2
+
+        store = self
+
+        class _Bytecode(jinja2.BytecodeCache):
+            def load_bytecode(self, bucket):
+                data = store._read("jinja", bucket.key)
+                if data is not None:
+                    try:
+                        bucket.bytecode_from_string(data)
+                    except Exception:  # noqa: BLE001 - a damaged entry is compiled again
+                        bucket.reset()
+
+            def dump_bytecode(self, bucket):
+                store._write("jinja", bucket.key, bucket.bytecode_to_string())
+
+        return _Bytecode()
+
+
+def clear(out: Path) -> Path | None:
+    """Remove the cache of builds into ``out``; the folder removed, or None when there was none."""
+    import shutil
+
+    folder = cache_folder(out)
+    if not folder.exists():
+        return None
+    shutil.rmtree(folder)
+    return folder

@@ -1,0 +1,206 @@
+"""One designer's session: build, and build again after each save.
+
+A ``Session`` holds the build options, a disk cache kept in memory between
+builds (``generator.diskcache.DiskCache``) and the last ``Snapshot``: what the
+last build gave (every card of every game with its SVG, row values, warnings
+and the files written) or the data errors that stopped it.  A failed build
+writes nothing, so the PDFs of the last good build stay in place; the next
+good save recovers.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.build import BuildOptions, BuildResult, build_games
+from generator.diskcache import DiskCache, cache_folder
+from model.errors import InputErrors, PnpError, Problem
+from model.sheets import Card, load_project
+
+#: The columns shown for a card, in this order, before its game-specific ones.
+SHOWN_COLUMNS = ("id", "name", "count", "color", "number", "symbol", "requires", "effect", "text", "expansion")
+
+
+@dataclass
+class CardView:
+    """One design as the preview shows it."""
+
+    game: str
+    deck: str
+    deck_label: str
+    id: str
+    name: str
+    sheet: str
+    row: int
+    count: int
+    front: str  # design key of the front SVG
+    back: str | None
+    values: list[tuple[str, str]]
+    warnings: list[str] = field(default_factory=list)  # problems of this row and of its rendered text
+    notes: list[str] = field(default_factory=list)  # text that had to shrink
+    changed: bool = False  # rendered anew in the last build
+
+
+@dataclass
+class GameView:
+    slug: str
+    title: str
+    decks: list[tuple[str, str, list[CardView]]]  # (deck name, label, cards)
+    files: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class Snapshot:
+    version: int = 0
+    built_at: float = 0.0
+    seconds: float = 0.0
+    trigger: str = "start"
+    games: list[GameView] = field(default_factory=list)
+    svgs: dict[str, str] = field(default_factory=dict)  # design key -> SVG text
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # warnings that belong to no card
+    results: list[BuildResult] = field(default_factory=list, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict:
+        return {
+            "version": self.version,
+            "built_at": self.built_at,
+            "seconds": round(self.seconds, 3),
+            "trigger": self.trigger,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "games": [{
+                "slug": g.slug, "title": g.title, "files": g.files, "seconds": round(g.seconds, 3),
+                "decks": [{"name": name, "label": label, "cards": [c.__dict__ for c in cards]}
+                          for name, label, cards in g.decks],
+            } for g in self.games],
+        }
+
+
+def _value(v) -> str:
+    return "" if v is None else str(v)
+
+
+def _values(card: Card, columns) -> list[tuple[str, str]]:
+    out = [(c, _value(card.get(c))) for c in SHOWN_COLUMNS]
+    out += [(c, _value(card.get(c))) for c in columns if c not in SHOWN_COLUMNS]
+    return [(c, v) for c, v in out if v != "" or c in ("id", "name", "count")]
+
+
+class Session:
+    """Builds ``games`` (None: every game) of the data folder ``data`` into ``out``."""
+
+    def __init__(self, data: Path, games: list[str] | None = None, out: Path | None = None,
+                 options: BuildOptions | None = None, expansions: tuple[str, ...] = (), cache: bool = True,
+                 workers: int = 1):
+        self.data = Path(data)
+        self.games = list(games) if games else None
+        self.out = Path(out) if out is not None else self.data / "output"
+        self.options = options or BuildOptions()
+        self.expansions = tuple(expansions)
+        self.workers = workers
+        self.store = DiskCache(cache_folder(self.out), memory=True) if cache else None
+        self.snapshot = Snapshot()
+        self.lock = threading.Lock()
+        self.listeners: list = []  # called with each new Snapshot
+
+    def build(self, changed: list[Path] | None = None, workers: int | None = None) -> Snapshot:
+        """Build again; returns (and keeps) the new snapshot.  Never raises for the user's data."""
+        with self.lock:
+            start = time.perf_counter()
+            trigger = ", ".join(sorted({self._name(p) for p in changed})) if changed else "start"
+            snap = Snapshot(self.snapshot.version + 1, time.time(), trigger=trigger)
+            try:
+                self._build(snap, self.workers if workers is None else workers)
+            except InputErrors as exc:
+                snap.errors = [f"error {p}" for p in exc.problems]
+            except PnpError as exc:
+                snap.errors = [f"error {exc}"]
+            snap.seconds = time.perf_counter() - start
+            self.snapshot = snap
+        for listener in list(self.listeners):
+            listener(snap)
+        return snap
+
+    def _name(self, path: Path) -> str:
+        try:
+            return Path(path).resolve().relative_to(self.data.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def _build(self, snap: Snapshot, workers: int) -> None:
+        project = load_project(self.data, self.games)
+        if not self.games:
+            project.drop_empty()
+        boxes = project.select_expansions(self.expansions, strict=bool(self.games))
+        jobs = []
+        for slug, game in project.games.items():
+            o = self.options
+            jobs.append((game, BuildOptions(o.page, o.duplex, o.back_offset, self.out, boxes[slug], targets=o.targets,
+                                            settings=o.settings, layout=getattr(o, "layout", "grid"),
+                                            printer_margin=getattr(o, "printer_margin", None) or
+                                            BuildOptions.printer_margin)))
+        results = build_games(jobs, workers=workers, cache=self.store)
+        snap.results = results
+        row_problems: dict[tuple[str, int], list[Problem]] = {}
+        for p in project.warnings:
+            row_problems.setdefault((p.file, p.row), []).append(p)
+        attached: set[int] = set()
+        for result in results:
+            rendered = result.rendered
+            game = project.games[result.game]
+            decks = []
+            for name, designs in (rendered.decks().items() if rendered is not None else []):
+                deck = game.manifest.decks[name]
+                cards = []
+                for d in designs:
+                    c = d.card
+                    mine = row_problems.get((c.sheet, c.row), [])
+                    attached.update(id(p) for p in mine)
+                    warnings = list(dict.fromkeys([f"{p.column or 'row'}: {p.message}" for p in mine] +
+                                                  [f"{p.column or 'text'}: {p.message}" for p in d.warnings]))
+                    cards.append(CardView(game.slug, name, deck.label, c.id, c.name, c.sheet, c.row, c.count,
+                                          d.front_key, d.back_key, _values(c, deck.columns), warnings,
+                                          list(d.notes), d.rendered))
+                    snap.svgs[d.front_key] = d.front_svg
+                    if d.back_key:
+                        snap.svgs[d.back_key] = d.back_svg
+                decks.append((name, deck.label, cards))
+            snap.games.append(GameView(game.slug, game.title, decks, [str(f) for f in result.files], result.seconds))
+            result.rendered = None  # the snapshot keeps what it needs
+        snap.warnings = [f"warning {p}" for p in project.warnings if id(p) not in attached]
+        snap.warnings += [f"warning {w}" for w in getattr(self.store, "warnings", [])]
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def summary(snap: Snapshot) -> list[str]:
+    """The lines ``pnp watch`` prints for a build: one per game (what changed,
+    time, warnings), or the error lines and a last line saying nothing was written."""
+    stamp = time.strftime("%H:%M:%S", time.localtime(snap.built_at))
+    if snap.errors:
+        n = len(snap.errors)
+        return [f"{stamp} {snap.trigger}: {n} error{'s' if n != 1 else ''}; nothing was written, "
+                f"the last good PDFs stay", *snap.errors]
+    lines = []
+    for r in snap.results:
+        designs = sum(d.designs for d in r.decks)
+        changed = len(r.changed)
+        what = ("no design changed" if not changed else
+                f"{changed} of {designs} design{'s' if designs != 1 else ''} rendered"
+                + (f" ({', '.join(r.changed[:5])}{', ...' if changed > 5 else ''})" if changed < designs else ""))
+        n = len(r.warnings)
+        lines.append(f"{stamp} {snap.trigger}: {r.game}: {what}; {len(r.files)} files written in {r.seconds:.2f} s"
+                     f"{f', {n} warning' + ('s' if n != 1 else '') if n else ''}")
+        lines += [f"  warning {w}" for w in r.warnings]
+    return lines

@@ -1,0 +1,68 @@
+"""Waiting for saves: which files count, and the loop that builds after each.
+
+A build starts after the files stop changing for ``STEP_MS`` (editors and
+spreadsheet programs write a file in several steps: a temporary file, a
+rename, a second write), or at the latest ``DEBOUNCE_MS`` after the first
+change.  The sheets (``cards.csv``/``cards.xlsx``, ``goals.csv``/``.xlsx``)
+and everything under ``templates/`` count; the output folder, hidden files,
+editor backups and office lock files do not.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable
+
+from .session import Session, Snapshot
+
+STEP_MS = 50
+DEBOUNCE_MS = 1000
+SHEETS = {"cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx"}
+IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".part", ".crdownload")
+
+
+class ChangeFilter:
+    """Accepts the files a data folder's builds read."""
+
+    def __init__(self, data: Path, out: Path):
+        self.data = Path(data).resolve()
+        self.templates = self.data / "templates"
+        self.out = Path(out).resolve()
+
+    def __call__(self, change, path: str) -> bool:
+        p = Path(path)
+        name = p.name
+        if name.startswith((".", "~$", "#")) or name.endswith(IGNORED_SUFFIXES) or name == "4913":
+            return False
+        try:
+            p = p.resolve()
+        except OSError:
+            return False
+        if p == self.out or self.out in p.parents:
+            return False
+        if p.parent == self.data:
+            return name in SHEETS
+        return self.templates == p or self.templates in p.parents
+
+
+def watched_paths(data: Path) -> list[Path]:
+    """The data folder (for the sheets) and its templates folder."""
+    return [Path(data)]
+
+
+def watch(session: Session, on_build: Callable[[Snapshot], None], stop: threading.Event | None = None,
+          ready: Callable[[], None] | None = None) -> None:
+    """Build after every batch of saves until ``stop`` is set (or Ctrl-C)."""
+    from watchfiles import watch as watch_files
+
+    stop = stop or threading.Event()
+    accept = ChangeFilter(session.data, session.out)
+    if ready is not None:
+        ready()
+    for changes in watch_files(*watched_paths(session.data), watch_filter=accept, step=STEP_MS,
+                               debounce=DEBOUNCE_MS, stop_event=stop, raise_interrupt=False,
+                               yield_on_timeout=False):
+        if stop.is_set():
+            break
+        on_build(session.build(sorted({Path(p) for _, p in changes})))

@@ -1,0 +1,201 @@
+"""pnp preview: the page in a real browser (Debian's chromium, driven by Selenium):
+cards by deck, warnings on their cards, a click shows the row, an edit refreshes
+the page by itself, data errors replace the cards until the next good save.
+
+Set PNP_SCREENSHOTS=DIR to keep the screenshots the test takes."""
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from preview.server import PreviewServer
+from preview.session import Session
+
+from helpers import copy_game, find_row, set_cell
+
+SLUG = "pyramid-scheme"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else shutil.which("chromedriver")
+
+
+@pytest.fixture
+def served(tmp_path):
+    data = copy_game(tmp_path / "data")
+    session = Session(data, [SLUG], tmp_path / "out")
+    session.build()
+    server = PreviewServer(session, port=0)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(server.url + "api/state", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield server, data
+    server.stop()
+    thread.join(timeout=10)
+    session.close()
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_the_server_listens_on_localhost_and_gives_the_state(served):
+    server, data = served
+    assert server.url.startswith("http://127.0.0.1:")
+    state = get_json(server.url + "api/state")
+    decks = state["games"][0]["decks"]
+    assert [d["name"] for d in decks][:2] == ["victim", "police"]
+    card = decks[0]["cards"][0]
+    assert (card["id"], card["sheet"], card["row"]) == ("g01", "cards.csv", 2)
+    svgs = get_json(server.url + "api/svg?keys=" + card["front"])
+    assert svgs[card["front"]].startswith("<svg")
+    with urllib.request.urlopen(server.url + "fonts/DejaVuSans.ttf", timeout=10) as r:
+        assert r.headers["Content-Type"] == "font/ttf"
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(server.url + "fonts/..%2Fsecret", timeout=10)
+
+
+@pytest.fixture
+def browser():
+    if not CHROMIUM or not DRIVER:
+        pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="pnp-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-dev-shm-usage",
+                f"--user-data-dir={profile}", "--window-size=1400,1000"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(predicate, timeout=30.0, what="the page"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception:  # noqa: BLE001 - the page may be between two renders
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def shot(driver, name):
+    folder = os.environ.get("PNP_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def test_the_page_shows_the_cards_refreshes_on_save_and_shows_errors(served, browser):
+    from selenium.webdriver.common.by import By
+
+    server, data = served
+    cards_csv = data / "cards.csv"
+    # a name that is markup, and a value in a column the deck does not use (a warning on that card)
+    set_cell(cards_csv, find_row(cards_csv, "id", "g03"), "name", "<b>Gnome</b> & <script>x=1</script>")
+    set_cell(cards_csv, find_row(cards_csv, "id", "g04"), "symbol", "leaf")
+    server.session.build([cards_csv])
+
+    d = browser
+    d.get(server.url)
+    wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '.card[data-id="g01"] svg'), what="the cards")
+    headings = [h.text.split("\n")[0] for h in d.find_elements(By.CSS_SELECTOR, ".deck h3")]
+    assert headings[:2] == ["Victims", "Police"] or headings[0].startswith("Victims")
+    tiles = d.find_elements(By.CSS_SELECTOR, ".card")
+    assert len(tiles) == 92
+    g01 = d.find_element(By.CSS_SELECTOR, '.card[data-id="g01"]')
+    assert len(g01.find_elements(By.CSS_SELECTOR, ".side svg")) == 2  # front and back
+    assert "cards.csv row 2" in g01.find_element(By.CSS_SELECTOR, ".where").text
+    # the browser draws the card's text with the embedded fonts
+    assert d.execute_script("return document.fonts.check('12px \"DejaVu Sans\"')")
+    gnome = d.find_element(By.CSS_SELECTOR, '.card[data-id="g03"] .name')
+    assert gnome.text == "<b>Gnome</b> & <script>x=1</script>"  # shown as text, never as markup
+    assert d.execute_script("return typeof x") == "undefined"
+    warned = d.find_element(By.CSS_SELECTOR, '.card[data-id="g04"]')
+    assert "warned" in warned.get_attribute("class")
+    assert "symbol" in warned.find_element(By.CSS_SELECTOR, ".problems").text
+    shot(d, "preview-cards")
+
+    warned.click()  # the row's values and a large picture
+    modal = wait_for(lambda: d.find_element(By.CSS_SELECTOR, "#modal.open"), what="the card's window")
+    values = {r.find_element(By.TAG_NAME, "th").text: r.find_element(By.TAG_NAME, "td").text
+              for r in modal.find_elements(By.CSS_SELECTOR, "table.values tr")}
+    assert values["id"] == "g04" and values["name"] == "Kale Enthusiast"
+    assert modal.find_elements(By.CSS_SELECTOR, ".big svg")
+    shot(d, "preview-card")
+    d.find_element(By.ID, "close").click()
+
+    version = int(d.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
+    set_cell(cards_csv, find_row(cards_csv, "id", "g01"), "name", "Penny Saver")
+    server.session.build([cards_csv])  # what the watcher does after a save
+    wait_for(lambda: d.find_element(By.CSS_SELECTOR, '.card[data-id="g01"] .name').text == "Penny Saver",
+             timeout=10, what="the edit to show")
+    assert int(d.find_element(By.TAG_NAME, "body").get_attribute("data-version")) > version
+    assert "Penny Saver" in d.find_element(By.CSS_SELECTOR, '.card[data-id="g01"] .side svg').get_attribute(
+        "innerHTML")
+
+    row = find_row(cards_csv, "id", "g05")
+    set_cell(cards_csv, row, "number", "seven")
+    server.session.build([cards_csv])
+    banner = wait_for(lambda: d.find_element(By.ID, "errors").is_displayed() and d.find_element(By.ID, "errors"),
+                      timeout=10, what="the errors")
+    assert f"error cards.csv:{row}:number: 'seven' is not a whole number" in banner.text
+    assert not d.find_elements(By.CSS_SELECTOR, ".card")
+    shot(d, "preview-errors")
+
+    set_cell(cards_csv, row, "number", "1")
+    server.session.build([cards_csv])
+    wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 92, timeout=10, what="the cards again")
+    assert not d.find_element(By.ID, "errors").is_displayed()
+
+
+def test_a_save_reaches_the_page_through_the_watcher(tmp_path, browser):
+    from selenium.webdriver.common.by import By
+
+    data = copy_game(tmp_path / "data")
+    session = Session(data, [SLUG], tmp_path / "out")
+    session.build()
+    server = PreviewServer(session, port=0)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        browser.get(server.url)
+        wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, '.card[data-id="g02"]'), what="the cards")
+        cards_csv = data / "cards.csv"
+        n = 0
+
+        def edited():
+            nonlocal n
+            text = browser.find_element(By.CSS_SELECTOR, '.card[data-id="g02"] .name').text
+            if text.startswith("Lawn Ranger"):
+                return True
+            n += 1
+            if n % 20 == 1:  # save again until the watcher (which takes a moment to start) sees it
+                set_cell(cards_csv, find_row(cards_csv, "id", "g02"), "name", f"Lawn Ranger {n}")
+            return False
+        wait_for(edited, timeout=60, what="the saved row to show")
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+        session.close()
