@@ -61,8 +61,10 @@ def test_build_letter_and_duplex_none(data, tmp_path):
     assert code == 0, output
     cards = pypdf.PdfReader(out / SLUG / f"{SLUG}-cards.pdf")
     backs = pypdf.PdfReader(out / SLUG / f"{SLUG}-backs.pdf")
-    assert len(cards.pages) == 8 + 2 + 1 + 2 + 1 + 1
-    assert len(backs.pages) == 8 + 2 + 1 + 2 + 1
+    # Letter holds 3 x 2 poker cards inside the 4 mm printer margin: victims 64 -> 11 sheets, police 18 -> 3,
+    # founders 4 -> 1, goals 18 -> 3; tokens and player aids one sheet each
+    assert len(cards.pages) == 11 + 3 + 1 + 3 + 1 + 1
+    assert len(backs.pages) == 11 + 3 + 1 + 3 + 1
     assert float(cards.pages[0].mediabox.height) == pytest.approx(279.4 * 72 / 25.4, abs=0.01)
 
 

@@ -40,6 +40,8 @@ class TargetOutput:
     pages: int = 0  # pages printed, for the build summary
     decks: list[DeckStats] = field(default_factory=list)  # per-deck figures, from a target that imposes sheets
     obsolete: list[Path] = field(default_factory=list)  # files an earlier build may have left; removed unless in files
+    notes: list[str] = field(default_factory=list)  # what a target had to give up (a row for the printer margin ...)
+    owns: list[Path] = field(default_factory=list)  # folders the target fills alone: files it did not make are removed
 
 
 @runtime_checkable

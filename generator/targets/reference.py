@@ -35,6 +35,6 @@ class Reference:
         problems = Problems()
         expansions = rendered.options.expansions
         data, pages = build_reference(rendered.game, None if expansions is None else set(expansions), options.page,
-                                      problems, DrawingCache(), rendered.content_hash)
+                                      problems, DrawingCache(store=rendered.store), rendered.content_hash)
         files = {} if data is None else {Path(f"{rendered.game.slug}-reference.pdf"): data}
         return TargetOutput(files, problems.items, pages)

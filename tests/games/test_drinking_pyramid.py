@@ -122,5 +122,8 @@ def test_the_reference_pdf(built):
 def test_letter_paper_has_the_same_pages(tmp_path, game):
     result = build_game(game, BuildOptions(page="letter", out=tmp_path), reference=False)
     reader = pypdf.PdfReader(result.files[0])
-    assert len(reader.pages) == 12
+    # inside the 4 mm printer margin Letter holds 3 x 2 cards: 52 cards -> 9 sheets, fronts and backs
+    assert len(reader.pages) == 18
+    edge = build_game(game, BuildOptions(page="letter", out=tmp_path / "edge", printer_margin=0), reference=False)
+    assert len(pypdf.PdfReader(edge.files[0]).pages) == 18  # 3 rows need 277.7 mm with their crop marks
     assert float(reader.pages[0].mediabox.width) == pytest.approx(215.9 * MM, abs=0.01)

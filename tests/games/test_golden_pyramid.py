@@ -101,7 +101,8 @@ def test_sizes_of_tiles_tokens_standees_and_track(game):
     assert decks["builder"].back is None and decks["builder"].crop_marks
     track = decks["track"].size
     for page in ("a4", "letter"):
-        assert grid(page, tile.width, tile.height, tile.bleed).per_page == 20
+        assert grid(page, tile.width, tile.height, tile.bleed, printer_margin=0).per_page == 20
+        assert grid(page, tile.width, tile.height, tile.bleed).per_page == 15  # 3 x 5 inside a 4 mm margin
         assert grid(page, column.width, column.height, column.bleed).per_page >= 108
         assert grid(page, track.width, track.height, track.bleed).per_page >= 5
         assert grid(page, builder.width, builder.height, builder.bleed).per_page >= 6

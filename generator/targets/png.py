@@ -1,0 +1,96 @@
+"""Target ``png-cards``: one picture per design and side, ``png/<game>-<deck>-<id>-front.png``.
+
+Each picture is the design's drawing rasterised (``raster.py``) at the chosen
+resolution, with its bleed (or, with ``trim``, cut to the trim box).  All
+copies of a design print the same, so a design has one picture per side;
+``manifest.csv`` beside the pictures says how many copies each one stands for.
+Pictures an earlier export left in the folder are removed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..designs import RenderedDesign, RenderedGame
+from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
+from .base import TargetOutput
+
+DEFAULT_DPI = 300
+
+
+@dataclass(frozen=True)
+class PngOptions:
+    dpi: int = DEFAULT_DPI
+    trim: bool = False  # cut the bleed off
+    workers: int = 1
+
+
+def safe_name(text: str) -> str:
+    """A file-name part: letters, digits, '-', '_' and '.'; anything else becomes '-'."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
+
+
+def picture_name(slug: str, design: RenderedDesign, side: str, ext: str = "png") -> str:
+    return f"{safe_name(slug)}-{safe_name(design.deck)}-{safe_name(design.card.id)}-{side}.{ext}"
+
+
+def sides(design: RenderedDesign) -> list[tuple[str, str]]:
+    """(side, drawing key) of each side the design has."""
+    out = [("front", design.front_key)]
+    if design.back_key is not None:
+        out.append(("back", design.back_key))
+    return out
+
+
+def pixels(mm: float, dpi: float) -> int:
+    return max(1, round(mm * dpi / MM_PER_INCH))
+
+
+def manifest_csv(rows: list[dict]) -> bytes:
+    """``manifest.csv``: one row per picture, to check an upload against."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, ["file", "component", "copies", "deck", "id", "side", "width_px", "height_px"],
+                            lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+class Png:
+    name = "png-cards"
+    needs_designs = True
+    folder = "png"
+
+    def configure(self, build) -> PngOptions:
+        settings = build.settings.get(self.name, {})
+        return PngOptions(int(settings.get("dpi", DEFAULT_DPI)), bool(settings.get("trim", False)),
+                          int(settings.get("workers", 1)))
+
+    def make(self, rendered: RenderedGame, options: PngOptions) -> TargetOutput:
+        slug = rendered.game.slug
+        shots: list[Shot] = []
+        names: list[Path] = []
+        rows = []
+        for design in rendered.designs:
+            size = design.size
+            for side, key in sides(design):
+                if options.trim:
+                    shot = centred_shot(key, size.full_width, size.full_height, size.bleed, options.dpi,
+                                        pixels(size.width, options.dpi), pixels(size.height, options.dpi))
+                else:
+                    shot = Shot(key, pixels(size.full_width, options.dpi), pixels(size.full_height, options.dpi),
+                                options.dpi, 0.0, 0.0, size.full_width, size.full_height)
+                name = Path(self.folder) / picture_name(slug, design, side)
+                shots.append(shot)
+                names.append(name)
+                rows.append({"file": name.name, "component": design.card.name, "copies": design.count,
+                             "deck": design.deck, "id": design.card.id, "side": side,
+                             "width_px": shot.width, "height_px": shot.height})
+        pictures = rasterise(shots, rendered.drawings, options.workers)
+        files = dict(zip(names, pictures))
+        files[Path(self.folder) / "manifest.csv"] = manifest_csv(rows)
+        return TargetOutput(files, [], 0, owns=[Path(self.folder)])

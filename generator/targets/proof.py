@@ -1,0 +1,74 @@
+"""Target ``proof``: ``<game>-proof.pdf``, the card sheets for checking before printing.
+
+The same pages as ``pdf-sheets`` (same layout, page size and printer margin),
+with every component's trim line (red), its safe area (blue, dashed,
+``layout.SAFE_MARGIN`` inside the trim) and every text box whose text did not
+fit (magenta) drawn over the artwork.  The text boxes are found by rendering
+again, with a recording helper, only the designs that reported text cut short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from model.errors import Problems
+
+from ..designs import RenderedGame
+from ..render import Kit, context, make_env
+from .base import TargetOutput
+from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
+
+
+class _RecordingKit(Kit):
+    """The templates' helpers, noting the box of every text that did not fit."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def text(self, value, x, y, w, h, *args, **kwargs):
+        before = len(self.problems.items)
+        out = super().text(value, x, y, w, h, *args, **kwargs)
+        if len(self.problems.items) > before:
+            self.boxes.append((float(x), float(y), float(w), float(h)))
+        return out
+
+
+def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Drawing key -> the text boxes (design millimetres, origin top-left of the
+    bleed) whose text did not fit, for the designs that warned about it."""
+    manifest = rendered.manifest
+    env = make_env(manifest.folder)
+    out: dict[str, list] = {}
+    for design in rendered.designs:
+        if not design.warnings:
+            continue
+        deck = manifest.decks[design.deck]
+        sides = [(deck.front, design.front_key, "front")]
+        if deck.back and design.back_key:
+            sides.append((deck.back, design.back_key, "back"))
+        for template, key, side in sides:
+            kit = _RecordingKit(manifest, design.card, Problems(), side)
+            try:
+                env.get_template(template).render(context(manifest, deck, design.card, kit))
+            except Exception:  # the build already reported it; a proof shows what it can
+                continue
+            if kit.boxes:
+                out.setdefault(key, []).extend(kit.boxes)
+    return out
+
+
+class Proof(PdfSheets):
+    name = "proof"
+    needs_designs = True
+
+    def configure(self, build) -> SheetOptions:
+        return replace(super().configure(build), proof=True)
+
+    def make(self, rendered: RenderedGame, options: SheetOptions) -> TargetOutput:
+        options = replace(options, boxes=overflow_boxes(rendered))
+        joined, backs_only, _ = plan_pages(rendered, options)
+        pages = joined + backs_only
+        data = write_pdf(pages, rendered.drawings, rendered.manifest.title, "proof")
+        return TargetOutput({Path(f"{rendered.game.slug}-proof.pdf"): data}, [], 0)

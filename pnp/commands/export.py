@@ -1,0 +1,64 @@
+"""``pnp export``: pictures per card, Tabletop Simulator decks, print-shop uploads."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+from rich.table import Table
+
+from generator.export import DEFAULT_DPI, ExportOptions
+
+from ..console import err, out, progress_bar, report_problems
+from ..options import data_option, expansion_option, out_option
+
+
+@click.command()
+@click.argument("games", nargs=-1)
+@data_option
+@click.option("--to", "to", required=True, metavar="png|tts|tgc|mpc|dtc",
+              help="What to export: png (a picture per card and side), tts (Tabletop Simulator sheets and saved "
+                   "object), or a print shop's upload: tgc (The Game Crafter), mpc (MakePlayingCards), "
+                   "dtc (DriveThruCards).")
+@click.option("--dpi", type=int, default=None, metavar="N",
+              help=f"Resolution of png and tts pictures  [default: {DEFAULT_DPI}; shops use their own]")
+@click.option("--trim", is_flag=True, help="png: cut the bleed off (pictures of the trimmed card).")
+@click.option("--base-url", default="", metavar="URL",
+              help="tts: where the sheet images will be found  [default: the export folder, as a file:// address]")
+@out_option
+@expansion_option
+def export(games, data, to, dpi, trim, base_url, out_dir, expansions):
+    """Export cards as PNG pictures, Tabletop Simulator decks or print-shop uploads:
+    output/<game>/png/, tts/, tgc/, mpc/ or dtc/, each with what to check it against."""
+    from generator.export import check_options, export_games
+    from model.sheets import load_project
+
+    start = time.perf_counter()
+    options = ExportOptions(to, out_dir or (data / "output"), dpi, trim, base_url, os.cpu_count() or 1)
+    check_options(options)  # refuse a bad request before loading anything
+    project = load_project(data, list(games) or None)
+    report_problems(project.warnings)
+    if not games:
+        for slug in project.drop_empty():
+            err.print(f"skipped {slug}: no rows in the sheets yet")
+    boxes = project.select_expansions(expansions, strict=bool(games))
+    jobs = [(game, boxes[slug]) for slug, game in project.games.items()]
+    from rich.progress import TextColumn
+
+    with progress_bar(TextColumn("{task.completed}/{task.total}")) as progress:
+        task = progress.add_task(f"exporting {to}", total=len(jobs))
+        results = export_games(jobs, options, done=lambda r: progress.advance(task, 1))
+    for r in results:
+        report_problems(r.warnings)
+    table = Table(title=f"pnp export --to {to}", title_justify="left")
+    for col in ("game", "files", "warnings", "seconds"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for r in results:
+        table.add_row(r.game, str(len(r.files)), str(len(r.warnings)), f"{r.seconds:.2f}")
+    out.print(table)
+    for r in results:
+        folders = sorted({str(f.parent) for f in r.files})
+        for folder in folders:
+            out.print(f"wrote {sum(1 for f in r.files if str(f.parent) == folder)} files to {folder}")
+    out.print(f"Done in {time.perf_counter() - start:.2f} s.")
