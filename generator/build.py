@@ -13,22 +13,25 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from model.atomic import write_files
 from model.errors import InputErrors, Problem
 from model.sheets import Game
 
 from .cache import DrawingStore
-from .designs import RenderedGame, RenderJob, RenderOptions, game_designs
+from .defaults import DEFAULT_TARGETS
 from .keys import content_hash
-from .layout import DUPLEX_MODES
-from .targets import DEFAULT_TARGETS, TARGETS, DeckStats, Target, TargetOutput
+from .layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin
+
+if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
+    from .designs import RenderedGame
+    from .targets import DeckStats, Target, TargetOutput
 
 __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "build_game", "build_games",
            "content_hash", "write_results"]
 
-PARALLEL_MIN_DESIGNS = 200  # below this, worker processes cost more than they save
+PARALLEL_MIN_DESIGNS = 24  # designs to render (not in the cache) below which worker processes cost more than they save
 
 
 @dataclass
@@ -40,6 +43,8 @@ class BuildOptions:
     expansions: set[str] | None = None  # None: every expansion
     targets: tuple[str, ...] = DEFAULT_TARGETS  # names in generator.targets.TARGETS, made in this order
     settings: dict[str, dict] = field(default_factory=dict)  # target name -> its own settings, for its configure()
+    layout: str = "grid"  # grid (duplex) or gutterfold (fronts and backs on one page, folded)
+    printer_margin: float = PRINTER_MARGIN  # mm the printer cannot print at each edge of the paper
 
 
 @dataclass
@@ -54,13 +59,27 @@ class BuildResult:
     content_hash: str = ""
     data: dict[Path, bytes] = field(default_factory=dict, repr=False)  # unwritten files (write=False)
     obsolete: list[Path] = field(default_factory=list, repr=False)  # removed when written, unless in files
+    notes: list[str] = field(default_factory=list)  # what the layout gave up for the printable area, in words
+    changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)
+    parsed: int = 0  # SVGs parsed in this build
+    rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
 
     @property
     def components(self) -> int:
         return sum(d.components for d in self.decks)
 
 
+def __getattr__(name: str):
+    if name == "DeckStats":
+        from .targets import DeckStats
+
+        return DeckStats
+    raise AttributeError(name)
+
+
 def _targets(options: BuildOptions, reference: bool) -> list[Target]:
+    from .targets import TARGETS
+
     names = [n for n in options.targets if reference or n != "reference"]
     unknown = [n for n in names if n not in TARGETS]
     if unknown:
@@ -78,11 +97,19 @@ def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> Targ
 
 def _deck_stats(rendered: RenderedGame) -> list[DeckStats]:
     """Figures without page counts, when no target imposes sheets."""
+    from .targets import DeckStats
+
     out = []
     for name, items in rendered.decks().items():
         deck = rendered.manifest.decks[name]
         out.append(DeckStats(name, deck.label, len(items), sum(d.count for d in items), 0, deck.size.name))
     return out
+
+
+def _owned(folder: Path, outputs: list[TargetOutput]) -> list[Path]:
+    """The files now in the folders a target fills alone (removed unless made again)."""
+    return [p for o in outputs for sub in o.owns if (folder / sub).is_dir()
+            for p in sorted((folder / sub).iterdir()) if p.is_file() and not p.name.startswith(".")]
 
 
 def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,
@@ -93,11 +120,22 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     With ``write=False`` the files stay in ``result.data`` for the caller to write.
     With ``workers`` > 1, large decks are rendered in worker processes and the
     targets that need no designs (the reference sheet) are made alongside.
-    ``reference=False`` leaves the reference target out; ``cache`` keeps parsed
-    drawings across builds (see ``generator.cache``)."""
+    ``reference=False`` leaves the reference target out; ``cache`` keeps what was
+    rendered across builds (see ``generator.cache``; ``diskcache.DiskCache`` is
+    the one on disk), so that only the designs whose row or templates changed
+    are rendered again."""
     start = time.perf_counter()
     if options.duplex not in DUPLEX_MODES:
         raise InputErrors([Problem("--duplex", None, None, f"unknown mode '{options.duplex}'")])
+    if options.layout not in LAYOUTS:
+        raise InputErrors([Problem("--layout", None, None, f"unknown layout '{options.layout}'; "
+                                   f"known: {', '.join(LAYOUTS)}")])
+    try:
+        check_printer_margin(options.printer_margin)
+    except LayoutError as exc:
+        raise InputErrors([Problem("--printer-margin", None, None, str(exc))]) from None
+    from .designs import RenderJob, RenderOptions, game_designs
+
     targets = _targets(options, reference)
     render_options = RenderOptions.of(options.expansions)
     designs = game_designs(game, render_options)
@@ -105,20 +143,24 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
-    pool = None
-    if workers > 1 and len(designs) >= PARALLEL_MIN_DESIGNS:
+    pools = []
+
+    def new_pool():  # this process renders too, so one worker fewer than cores
         from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pools.append(ProcessPoolExecutor(max_workers=max(1, workers - 1)))
+        return pools[-1]
+
     outputs: dict[str, TargetOutput] = {}
     try:
-        job = RenderJob(game, render_options, digest, store=cache, progress=progress, pool=pool, parts=workers)
+        job = RenderJob(game, render_options, digest, store=cache, progress=progress,
+                        pool=new_pool if workers > 1 else None, parts=workers, min_parallel=PARALLEL_MIN_DESIGNS)
         for target in targets:  # alongside the workers
             if not target.needs_designs:
                 outputs[target.name] = _make(target, job.before(), options)
         rendered = job.result()
     finally:
-        if pool is not None:
+        for pool in pools:
             pool.shutdown(cancel_futures=True)
     if rendered.errors:
         raise InputErrors(rendered.errors)
@@ -132,7 +174,12 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     decks = next((o.decks for o in ordered if o.decks), None) or _deck_stats(rendered)
     result = BuildResult(game.slug, game.title, list(files), decks, sum(o.pages for o in ordered),
                          [p for p in problems if not p.is_error], time.perf_counter() - start, digest,
-                         obsolete=[folder / path for o in ordered for path in o.obsolete])
+                         obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
+                         notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
+                         changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered)
+    if cache is not None and hasattr(cache, "flush"):
+        cache.flush()
+        result.warnings += [w for w in getattr(cache, "warnings", []) if w not in result.warnings]
     if write:
         write_results([result], files)
     else:
@@ -155,6 +202,12 @@ def _build_unwritten(game: Game, options: BuildOptions, workers: int = 1,
     return build_game(game, options, write=False, workers=workers, cache=cache)
 
 
+def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | None = None) -> BuildResult:
+    result = _build_unwritten(game, options, 1, cache)
+    result.rendered = None  # stays in the worker
+    return result
+
+
 def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
                 done: Callable[[BuildResult], None] | None = None,
                 cache: DrawingStore | None = None) -> list[BuildResult]:
@@ -169,7 +222,10 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-            futures = [pool.submit(_build_unwritten, game, opts, 1, cache) for game, opts in jobs]
+            # the largest games first, so that the workers finish together
+            order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0].cards))
+            submitted = {i: pool.submit(_build_in_worker, jobs[i][0], jobs[i][1], cache) for i in order}
+            futures = [submitted[i] for i in range(len(jobs))]
             for future in futures:
                 try:
                     results.append(future.result())

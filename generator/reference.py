@@ -25,7 +25,8 @@ from model.sheets import Game
 
 from .fonts import DEFAULT_FONT, face, register_fonts
 from .layout import page_size
-from .render import DrawingCache, Renderer, svg_to_drawing
+from .displaylist import draw_picture
+from .render import DrawingCache, Renderer
 
 MARGIN = 15 * mm
 
@@ -57,7 +58,7 @@ def _inner(el: ET.Element) -> str:
 
 
 class DrawingFlowable(Flowable):
-    """A reportlab Drawing scaled to a width in points, centred or left-aligned."""
+    """A reportlab Drawing (or its display list) scaled to a width in points, centred or left-aligned."""
 
     def __init__(self, drawing, width: float, align: str = "CENTER"):
         super().__init__()
@@ -71,11 +72,9 @@ class DrawingFlowable(Flowable):
         return self.width, self.height
 
     def draw(self):
-        from reportlab.graphics import renderPDF
-
         self.canv.saveState()
         self.canv.scale(self.scale, self.scale)
-        renderPDF.draw(self.drawing, self.canv, 0, 0)
+        draw_picture(self.canv, self.drawing)
         self.canv.restoreState()
 
 
@@ -88,7 +87,7 @@ class ReferenceBuilder:
         self.manifest = game.manifest
         self.st = styles(self.manifest.font)
         self.where = f"templates/{game.slug}/{self.manifest.reference}"
-        self.renderer = Renderer(self.manifest, problems)
+        self.renderer = Renderer(self.manifest, problems, cache.store)
 
     # ------------------------------------------------------------ inventory
     def inventory(self) -> list:
@@ -106,10 +105,15 @@ class ReferenceBuilder:
                      and deck.columns[c].type in ("choice", "int")]
             head = ["id", "name", *cols, *extra, "count"]
             data = [[Paragraph(h, st["cellb"]) for h in head]]
+            widths = _widths(len(head), len(cols) + len(extra))
+            cell = st["cell"]
             for c in rows:
                 vals = [c.id, c.name, *[c.get(k) if c.get(k) not in (None, "") else "–" for k in cols],
                         *[c.get(k) if c.get(k) not in (None, "") else "–" for k in extra], c.count]
-                data.append([Paragraph(_xml(str(v)), st["cell"]) for v in vals])
+                # a value that fits on one line is drawn as a plain string (laying out a
+                # paragraph per cell is most of the time of a large inventory)
+                data.append([str(v) if _fits(str(v), cell, w) else Paragraph(_xml(str(v)), cell)
+                             for v, w in zip(vals, widths)])
             total = sum(c.count for c in rows)
             grand += total
             expected = self.manifest.expected(name, self.expansions)
@@ -124,10 +128,11 @@ class ReferenceBuilder:
                            f"{abs(diff)} {'too many' if diff > 0 else 'missing'})</font>")
             data.append([Paragraph(f"<b>{deck.label}: {_plural(len(rows), 'design')}, {_plural(total, 'component')}{verdict}</b>",
                                    st["cell"])] + [""] * (len(head) - 1))
-            widths = _widths(len(head), len(cols) + len(extra))
             t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
             t.setStyle(TableStyle([
                 ("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
+                ("FONTSIZE", (0, 1), (-1, -2), cell.fontSize),
+                ("LEADING", (0, 1), (-1, -2), cell.leading),
                 ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
                 ("SPAN", (0, -1), (-1, -1)),
@@ -220,7 +225,7 @@ class ReferenceBuilder:
             return []
         svg_el.set("xmlns", "http://www.w3.org/2000/svg") if "xmlns" not in svg_el.attrib else None
         svg = ET.tostring(svg_el, encoding="unicode")
-        drawing = svg_to_drawing(svg, self.where, self.problems)
+        _, drawing = self.cache.picture(svg, self.where, self.problems)
         if drawing is None:
             return []
         width = float(el.get("width", str(drawing.width / mm))) * mm
@@ -242,10 +247,19 @@ class ReferenceBuilder:
         svg = self.renderer.svg(template, deck, card)
         if svg is None:
             return []
-        _, drawing = self.cache.get(svg, self.where, self.problems)
+        _, drawing = self.cache.picture(svg, self.where, self.problems)
         if drawing is None:
             return []
         return [DrawingFlowable(drawing, float(el.get("width", "30")) * mm)]
+
+
+CELL_PADDING = 12  # the table's left and right padding, points
+
+
+def _fits(text: str, style: ParagraphStyle, width: float) -> bool:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return "\n" not in text and stringWidth(text, style.fontName, style.fontSize) <= width - CELL_PADDING
 
 
 def _plural(n: int, word: str) -> str:
@@ -267,7 +281,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                     digest: str) -> tuple[bytes | None, int]:
     """The reference PDF bytes and its page count; (None, 0) when ``problems``
     has errors (the template's, or earlier ones)."""
-    register_fonts()
+    register_fonts(game.manifest.font)
     rb = ReferenceBuilder(game, expansions, problems, cache)
     story = []
     if game.manifest.reference:

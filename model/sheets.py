@@ -12,8 +12,9 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from .errors import PnpError, Problems
+from .errors import PnpError, Problem, Problems
 from .lang import EMPTY, Expr, LangError
 from .manifest import BASE_COLUMNS, COMMON_COLUMNS, Manifest, load_manifest
 
@@ -97,6 +98,41 @@ class Project:
     @property
     def warnings(self):
         return self.problems.warnings
+
+    def game_warnings(self, slug: str) -> list[Problem]:
+        """The warnings that belong to one game: its rows' and its templates'."""
+        rows = {(c.sheet, c.row) for c in self.games[slug].cards}
+        return [p for p in self.warnings if (p.file, p.row) in rows or p.file.startswith(f"templates/{slug}/")]
+
+    def attribute_warnings(self, extra: Callable[[Game], list[Problem]] | None = None) \
+            -> tuple[list[Problem], dict[str, list[Problem]]]:
+        """Every problem once: (the sheet-wide ones, {slug: the game's own}).  ``extra``
+        adds a game's further problems (the validator's deck checks) to its own."""
+        by_game = {slug: self.game_warnings(slug) + (extra(game) if extra else [])
+                   for slug, game in self.games.items()}
+        mine = {id(p) for found in by_game.values() for p in found}
+        return [p for p in self.warnings if id(p) not in mine], by_game
+
+    def drop_empty(self) -> list[str]:
+        """Forget the games that have no rows yet; return their slugs."""
+        empty = [s for s, g in self.games.items() if not g.cards]
+        for slug in empty:
+            del self.games[slug]
+        return empty
+
+    def select_expansions(self, expansions: tuple[str, ...] | list[str], strict: bool) -> dict[str, set[str] | None]:
+        """The boxes to use per game for ``--expansion NAME ...``: None (every box)
+        when none is named, else the base game plus the named ones the game has.
+        With ``strict`` (games named on the command line, or only one game), a name
+        a game does not know is an error listing the ones it knows."""
+        out: dict[str, set[str] | None] = {}
+        for slug, game in self.games.items():
+            known = set(game.manifest.expansions)
+            bad = [e for e in expansions if e not in known]
+            if bad and (strict or len(self.games) == 1):
+                raise PnpError(f"unknown expansion '{bad[0]}' for {slug}; known: {', '.join(sorted(known))}")
+            out[slug] = ({"base", *expansions} & known) if expansions else None
+        return out
 
 
 def _decode(path: Path, problems: Problems) -> str | None:

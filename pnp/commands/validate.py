@@ -13,28 +13,30 @@ from pathlib import Path
 import click
 
 from model.errors import PnpError
+from validator.validate import Options
 
+from ..console import err, out, progress_bar
+from ..options import data_option, expansion_option, explicit, out_option
 
-def _explicit(ctx: click.Context, name: str) -> bool:
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+_FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
 
 @click.command()
 @click.argument("slugs", nargs=-1, metavar="[GAME]...")
-@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help="Folder with cards.csv, goals.csv and templates/.")
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=1000, show_default=True,
+@data_option
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=Options.games, show_default=True,
               help="Games to simulate per game title.")
-@click.option("--players", type=int, default=4, show_default=True, help="Players per game.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Master seed; every game's seed derives from it.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=int, default=Options.players, show_default=True, help="Players per game.")
+@click.option("--seed", type=int, default=Options.seed, show_default=True,
+              help="Master seed; every game's seed derives from it.")
+@click.option("--workers", type=click.IntRange(min=1), default=Options.workers,
               help="Local worker processes  [default: all cores]")
-@click.option("--scheduler", metavar="ADDR", default=None,
+@click.option("--scheduler", metavar="ADDR", default=Options.scheduler,
               help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786.")
-@click.option("--bots", default="greedy", show_default=True,
-              help="Bots of the main games: one name for every seat or one per player (random, greedy, search).")
-@click.option("--skill-games", type=click.IntRange(min=0), default=60, show_default=True,
+@click.option("--bots", default=Options.bots, show_default=True,
+              help="Bots of the main games: one name for every seat or one per player (random, greedy, search, "
+                   "and the game's own bots).")
+@click.option("--skill-games", type=click.IntRange(min=0), default=Options.skill_games, show_default=True,
               help="Games per bot pairing for the skill matrix (0: skip it).")
 @click.option("--strict", is_flag=True, help="Check every invariant after every action; stop at the first violation.")
 @click.option("--replay", type=int, metavar="SEED", default=None,
@@ -43,29 +45,23 @@ def _explicit(ctx: click.Context, name: str) -> bool:
               help="Set a rules option (repeatable); see docs/rules-notes.md.")
 @click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder  [default: DATA/output]")
+@expansion_option
+@out_option
 @click.pass_context
 def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
-             thresholds, out_dir):
-    """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv,
-    cards.csv, goals.csv).  Exit 1 when a verdict is FAIL."""
-    from rich.console import Console
-
-    from validator.core import get_spec, has_rules
-    from validator.thresholds import load_thresholds
-
+             thresholds, expansions, out_dir):
+    """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
+    and the game's own tables).  Exit 1 when a verdict is FAIL."""
     from model.sheets import load_project
+    from validator.kit import get_spec, has_rules
+    from validator.thresholds import find_thresholds, load_thresholds
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    out = Console(highlight=False, soft_wrap=True)
-    if scheduler and _explicit(ctx, "workers"):
+    if scheduler and explicit(ctx, "workers"):
         raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:
         for name in ("scheduler", "workers", "n_games", "skill_games", "thresholds", "out_dir"):
-            if _explicit(ctx, name):
-                flag = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}.get(name, f"--{name}")
-                raise PnpError(f"--replay plays one game; it cannot be combined with {flag}")
+            if explicit(ctx, name):
+                raise PnpError(f"--replay plays one game; it cannot be combined with {_FLAGS.get(name, '--' + name)}")
 
     project = load_project(data, list(slugs) or None)
     if slugs:
@@ -79,6 +75,7 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
         waiting = [slug for slug in project.games if not has_rules(slug)]
         if waiting and replay is None:
             err.print(f"skipped {', '.join(waiting)}: no rules engine yet")
+    boxes = project.select_expansions(expansions, strict=bool(slugs))
 
     if replay is not None:
         if len(targets) != 1:
@@ -86,24 +83,19 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
         from validator.validate import replay as run_replay
 
         slug = targets[0]
-        spec = get_spec(slug)
-        for line in run_replay(project.games[slug], replay, players, bots, spec.parse_options(list(rules)),
-                               strict=True):
+        for line in run_replay(project.games[slug], replay, players, bots, get_spec(slug).parse_options(list(rules)),
+                               strict=True, expansions=boxes[slug]):
             click.echo(line)
         return
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import MofNCompleteColumn
     from rich.table import Table
 
-    from validator.validate import Options, validate_game
+    from validator.validate import validate_game
 
-    th_path = thresholds
-    if th_path is None and (data / "validate.toml").is_file():
-        th_path = data / "validate.toml"
-    th = load_thresholds(th_path)
+    th = load_thresholds(find_thresholds(data, thresholds))
     results = []
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
+    with progress_bar(MofNCompleteColumn()) as progress:
         for slug in targets:
             spec = get_spec(slug)
             task = progress.add_task(f"simulating {slug}", total=None)
@@ -113,7 +105,7 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
 
             opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
                            strict=strict, bots=bots, skill_games=skill_games, rules=spec.parse_options(list(rules)),
-                           thresholds=th, out=out_dir or (data / "output"))
+                           thresholds=th, out=out_dir or (data / "output"), expansions=boxes[slug])
             results.append(validate_game(project.games[slug], opts, advance))
             progress.remove_task(task)
 
