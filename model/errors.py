@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Problem:
-    """One located message about the user's input."""
+    """One located message about the user's input.  Problems sort by file, row
+    (a whole-file problem first), column and message."""
 
     file: str
     row: int | None = None
@@ -31,6 +32,12 @@ class Problem:
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
+
+    def sort_key(self) -> tuple:
+        return (self.file, -1 if self.row is None else self.row, self.column or "", self.message, self.severity)
+
+    def __lt__(self, other: "Problem") -> bool:
+        return self.sort_key() < other.sort_key()
 
 
 class PnpError(Exception):

@@ -202,6 +202,8 @@ def render_html(s: dict, spec=None) -> str:
                        [[f"<span class='badge {v['status']}'>{v['status']}</span>", esc(v["check"]), esc(v["message"])]
                         for v in s["verdicts"]], left=3, cls="verdicts"))
     nav = [("run", "run record"), ("static", "static checks"), ("length", "length"), ("outcome", "outcome")]
+    if s.get("players"):
+        nav.append(("players", "player counts"))
     if s.get("drama"):
         nav.append(("drama", "drama"))
     nav += [(sec.anchor, sec.title.lower()) for sec in own]
@@ -281,6 +283,10 @@ def render_html(s: dict, spec=None) -> str:
     parts.append(section("outcome", "Outcome", "Does any seat win clearly more than its fair share (the dashed "
                          "line)? Ties, stalls and turn-cap hits should be rare.", body))
 
+    if s.get("players"):
+        parts.append(section("players", "Seat balance by player count", "Is the start player's edge real (its "
+                             "interval above zero) at some player counts and not at others?", _players_body(s)))
+
     # lead changes, comebacks, decisiveness
     if s.get("drama"):
         parts.append(section("drama", "Lead and drama", "Does the lead change hands and do winners come from "
@@ -337,6 +343,24 @@ def render_html(s: dict, spec=None) -> str:
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(run['title'])}: "
             f"deck validation ({verdict})</title><style>{CSS}</style></head><body><main>"
             + "\n".join(parts) + "</main></body></html>\n")
+
+
+def _players_body(s: dict) -> str:
+    rows, verdicts = [], []
+    for block in s["players"]:
+        edge = block["first_edge"]
+        seats = " / ".join(pct(r["rate"]) for r in block["seats"])
+        if edge is None:
+            rows.append([block["players"], f"{block['games']:,}", seats, "-"])
+            continue
+        rows.append([block["players"], f"{block['games']:,}", seats,
+                     f"{edge['value'] * 100:+.1f} pts [{edge['low'] * 100:+.1f}, {edge['high'] * 100:+.1f}]"])
+        real = "real" if edge["low"] > 0 else "a disadvantage" if edge["high"] < 0 else "not shown"
+        verdicts.append(f"{block['players']} players: {real}")
+    return (table(["players", "games", "win rate by seat 1 / 2 / ...", "start player's edge over a fair share "
+                   "[95% CI]"], rows)
+            + f"<p>The start player's edge: {esc('; '.join(verdicts))}. Each count is played with the same bots and "
+              "master seed; the main run gives its own count's row.</p>")
 
 
 def _counters_body(s: dict, spec) -> str:

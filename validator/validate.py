@@ -38,8 +38,10 @@ class Options:
     workers: int | None = None
     scheduler: str | None = None
     strict: bool = False
-    bots: str = "greedy"
+    bots: str | None = None  # None: the engine's default bots (greedy for most)
     skill_games: int = 60
+    sweep: tuple[int, ...] = ()  # further player counts whose seat balance is measured beside the main run
+    sweep_games: int = 1000  # games per further player count
     rules: dict = field(default_factory=dict)
     thresholds: Thresholds = field(default_factory=Thresholds)
     out: Path = Path("output")
@@ -96,7 +98,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         problems = sorted(spec.static_checks(data, opts.players))
     else:
         problems = sorted(sheet_checks(data))
-    bots = parse_bots(opts.bots, opts.players, spec)
+    bots = parse_bots(opts.bots or spec.default_bots, opts.players, spec)
     th = opts.thresholds.bind(spec)
     model = TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
                       th.get("time", "setup_minutes"))
@@ -118,6 +120,14 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     for a, b in pairs:
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, opts.skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
+    sweep = sorted({n for n in opts.sweep if n != opts.players})
+    for n in sweep:
+        if not spec.min_players <= n <= spec.max_players:
+            raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {n}")
+        names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots
+        streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
+                              opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
+    skill_total += opts.sweep_games * len(sweep)
     try:
         with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
             t0 = time.perf_counter()
@@ -136,6 +146,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
             writer.abort()
         raise
     tally = tallies.pop("main")
+    by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
     if writer:
         files.append(writer.commit())
@@ -161,6 +172,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     if opts.expansions is not None:
         meta["expansions"] = sorted(opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
+    if sweep:
+        summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judge(summary, th, spec)
     summary["verdict"] = worst(v.status for v in verdicts)
     summary["verdicts"] = [v.as_dict() for v in verdicts]
@@ -189,9 +202,29 @@ def with_expansions(data, expansions: set[str] | None):
 
 
 def skill_bots(spec) -> tuple[str, ...]:
-    """The bots of the skill matrix: random, greedy and search (greedy and search need the engine's heuristic)."""
+    """The bots of the skill matrix, weakest first: the spec's (random, greedy and search
+    unless the engine names its own), those the engine can play."""
     known = known_bots(spec)
-    return tuple(b for b in SKILL_BOTS if b in known)
+    return tuple(b for b in getattr(spec, "skill_bots", SKILL_BOTS) if b in known)
+
+
+def players_summary(tallies: dict) -> list[dict]:
+    """Seat balance per player count: each seat's win rate and the start player's
+    edge over a fair share, with 95% intervals."""
+    out = []
+    for n in sorted(tallies):
+        t = tallies[n]
+        seats = []
+        for seat in range(n):
+            r = _rate(t.seat_wins[seat], t.seat_games[seat])
+            r["seat"] = seat + 1
+            seats.append(r)
+        first = seats[0]
+        out.append({"players": n, "games": t.games, "fair_share": round(1 / n, 4), "seats": seats,
+                    "first_edge": None if first["rate"] is None else {
+                        "value": round(first["rate"] - 1 / n, 4), "low": round(first["low"] - 1 / n, 4),
+                        "high": round(first["high"] - 1 / n, 4)}})
+    return out
 
 
 def _pairs(names):
@@ -427,15 +460,16 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
             out.append(v if isinstance(v, Verdict) else
                        Verdict(**v) if isinstance(v, dict) else Verdict(v.status, v.check, v.message))
     m = s["skill"]["matrix"]
-    if "greedy" in m and "random" in m["greedy"]:
-        g, r = m["greedy"]["random"], m["random"]["greedy"]
+    names = s["skill"]["bots"]
+    if len(names) >= 2 and names[0] in m.get(names[1], {}):
+        weak, strong = names[0], names[1]
+        g, r = m[strong][weak], m[weak][strong]
         gap = (g["rate"] or 0) - (r["rate"] or 0)
         need = th.get("skill", "skill_gap_warn")
-        text = f"greedy wins {g['rate'] * 100:.0f}% of its seats against random's {r['rate'] * 100:.0f}%"
-        line = text
-        if "search" in m and "greedy" in m["search"]:
-            sg, gs = m["search"]["greedy"], m["greedy"]["search"]
-            line += f"; search {sg['rate'] * 100:.0f}% against greedy's {gs['rate'] * 100:.0f}%"
+        line = f"{strong} wins {g['rate'] * 100:.0f}% of its seats against {weak}'s {r['rate'] * 100:.0f}%"
+        if len(names) >= 3 and strong in m.get(names[2], {}):
+            sg, gs = m[names[2]][strong], m[strong][names[2]]
+            line += f"; {names[2]} {sg['rate'] * 100:.0f}% against {strong}'s {gs['rate'] * 100:.0f}%"
         out.append(Verdict(PASS if gap > need else WARN, "skill", line + ("" if gap > need else ": luck dominates")))
     share = s["skill"]["richness"]["turns_with_choice"]["rate"]
     if share is not None:
@@ -447,12 +481,16 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
 
 # ------------------------------------------------------------------ replay
 def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: bool = True,
-           turn_cap: int = 400, expansions: set[str] | None = None) -> list[str]:
-    """One game, move by move, as lines of text."""
+           turn_cap: int | None = None, expansions: set[str] | None = None,
+           thresholds: Thresholds | None = None) -> list[str]:
+    """One game, move by move, as lines of text.  The turn cap is the run's
+    (``thresholds``, or the engine's defaults) unless given."""
     spec = get_spec(data.slug)
+    if turn_cap is None:
+        turn_cap = int((thresholds or Thresholds()).bind(spec).get("stalls", "turn_cap"))
     data = with_expansions(data, expansions)
     game = spec.make(data, players, **rules)
-    bots = parse_bots(bots_text, players, spec)
+    bots = parse_bots(bots_text or spec.default_bots, players, spec)
     lines = [f"{spec.title}: replay of game seed {seed}, {players} players, bots {', '.join(bots)}"]
     log: list[str] = []
     first = {"done": False}

@@ -21,21 +21,35 @@ from ..options import data_option, expansion_option, explicit, out_option
 _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
 
+def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
+    """``4`` or ``2,4,6``: the main run's count and the further counts."""
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"'{text}' is not a player count or a list such as 2,4,6",
+                                 param_hint="'--players'") from None
+    if not counts:
+        raise click.BadParameter("give a player count, e.g. 4", param_hint="'--players'")
+    return counts[0], tuple(dict.fromkeys(counts[1:]))
+
+
 @click.command()
 @click.argument("slugs", nargs=-1, metavar="[GAME]...")
 @data_option
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=Options.games, show_default=True,
               help="Games to simulate per game title.")
-@click.option("--players", type=int, default=Options.players, show_default=True, help="Players per game.")
+@click.option("--players", "players_text", default=str(Options.players), show_default=True, metavar="N[,N...]",
+              help="Players per game; several counts (e.g. 2,4,6) add a seat-balance table per count "
+                   f"({Options.sweep_games:,} games each), the first count being the main run.")
 @click.option("--seed", type=int, default=Options.seed, show_default=True,
               help="Master seed; every game's seed derives from it.")
 @click.option("--workers", type=click.IntRange(min=1), default=Options.workers,
               help="Local worker processes  [default: all cores]")
 @click.option("--scheduler", metavar="ADDR", default=Options.scheduler,
               help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786.")
-@click.option("--bots", default=Options.bots, show_default=True,
+@click.option("--bots", default=Options.bots,
               help="Bots of the main games: one name for every seat or one per player (random, greedy, search, "
-                   "and the game's own bots).")
+                   "and the game's own bots)  [default: the game's own choice, greedy for most]")
 @click.option("--skill-games", type=click.IntRange(min=0), default=Options.skill_games, show_default=True,
               help="Games per bot pairing for the skill matrix (0: skip it).")
 @click.option("--strict", is_flag=True, help="Check every invariant after every action; stop at the first violation.")
@@ -48,7 +62,7 @@ _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-game
 @expansion_option
 @out_option
 @click.pass_context
-def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
+def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
              thresholds, expansions, out_dir):
     """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
     and the game's own tables).  Exit 1 when a verdict is FAIL."""
@@ -56,10 +70,11 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
     from validator.kit import get_spec, has_rules
     from validator.thresholds import find_thresholds, load_thresholds
 
+    players, sweep = parse_players(players_text)
     if scheduler and explicit(ctx, "workers"):
         raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:
-        for name in ("scheduler", "workers", "n_games", "skill_games", "thresholds", "out_dir"):
+        for name in ("scheduler", "workers", "n_games", "skill_games", "out_dir"):
             if explicit(ctx, name):
                 raise PnpError(f"--replay plays one game; it cannot be combined with {_FLAGS.get(name, '--' + name)}")
 
@@ -83,8 +98,9 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
         from validator.validate import replay as run_replay
 
         slug = targets[0]
+        th = load_thresholds(find_thresholds(data, thresholds))
         for line in run_replay(project.games[slug], replay, players, bots, get_spec(slug).parse_options(list(rules)),
-                               strict=True, expansions=boxes[slug]):
+                               strict=True, expansions=boxes[slug], thresholds=th):
             click.echo(line)
         return
 
@@ -105,7 +121,7 @@ def validate(ctx, slugs, data, n_games, players, seed, workers, scheduler, bots,
 
             opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
                            strict=strict, bots=bots, skill_games=skill_games, rules=spec.parse_options(list(rules)),
-                           thresholds=th, out=out_dir or (data / "output"), expansions=boxes[slug])
+                           thresholds=th, out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep)
             results.append(validate_game(project.games[slug], opts, advance))
             progress.remove_task(task)
 

@@ -121,6 +121,8 @@ class GameSpec:
     static_checks: Callable[..., list] | None = None  # static_checks(data, players) -> [Problem]
     heuristic: Heuristic | None = None  # for the generic greedy and search bots
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # engine's own bots: name -> cls(rng, game)
+    skill_bots: tuple[str, ...] = ("random", "greedy", "search")  # the skill matrix's bots, weakest first
+    default_bots: str = "greedy"  # the bots of the main games when --bots is not given
     stats: Callable[[], StatsExtension] | None = None  # a fresh stats extension
     sections: Callable[[dict], list[ReportSection]] | None = None  # report sections from summary.json
     verdicts: Callable[[dict, Any], list] | None = None  # extra verdicts from (summary, thresholds)

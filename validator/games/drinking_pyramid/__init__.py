@@ -6,7 +6,7 @@ Skeleton: ``constants`` (rows, actions, rules options) - ``game`` (the 52
 cards from cards.csv) - ``state`` (the rules) - ``heuristics`` and ``bots``
 (memory levels and drinks policies) - ``fast`` (a whole game in one loop) -
 ``checks`` - ``stats`` and ``report`` (sips, the worst case, the explorer).
-Every reading of a silent rule: docs/rules/drinking-pyramid.md.
+Every reading of a silent rule: docs/rules-notes.md.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ SPEC = GameSpec(
     static_checks=static_checks,
     heuristic=HEURISTIC,
     bots=BOTS,
+    skill_bots=("tipsy", "average", "sharp"),
+    default_bots="average",
     stats=DrinkStats,
     sections=sections,
     verdicts=verdicts,

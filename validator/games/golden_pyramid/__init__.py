@@ -2,7 +2,7 @@
 
 Everything the engine plays with comes from the sheet's rows: the playing cards
 (colours, values, symbols, counts), the tiles per symbol and the column pieces
-per colour.  The readings of unclear rules are in docs/rules/golden-pyramid.md.
+per colour.  The readings of unclear rules are in docs/rules-notes.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Rules only: no bot heuristics, no statistics beyond the record's counters.  The
 State is assembled from three mixins: ``Supply`` (cards, cubes, the market,
 trading), ``Building`` (tiles, columns, scoring, builders) and ``Reading`` (what a
 seat sees, copies, text, the record, zones, invariants).  The readings of unclear
-sentences are in docs/rules/golden-pyramid.md; the switchable ones are the rules
+sentences are in docs/rules-notes.md; the switchable ones are the rules
 options in ``constants.PARAMS``.
 """
 

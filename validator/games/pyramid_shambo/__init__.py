@@ -6,7 +6,7 @@ from cards.csv, payment plans) - ``state`` (the rules) - ``heuristics`` and
 ``bots`` (choosers and throwers) - ``fast`` (a whole game in one loop, for the
 runner) - ``checks`` (static checks) - ``stats`` and ``report`` (what the report
 says about fees, showdowns, cascades, eliminations and kingmaking).  Every
-reading of a silent rule: docs/rules/pyramid-shambo.md.
+reading of a silent rule: docs/rules-notes.md.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ SPEC = GameSpec(
     static_checks=static_checks,
     heuristic=HEURISTIC,
     bots=BOTS,
+    skill_bots=("naive", "smart"),
+    default_bots="smart",
     stats=ShamboStats,
     sections=sections,
     verdicts=verdicts,

@@ -4,7 +4,7 @@ Everything the engine plays with comes from the rows of the boxes in play
 (``pnp validate pyrrameds --expansion NAME`` hands it those rows; the rules
 option ``boxes`` picks among the rows it is given): medicine types and numbers,
 patients' needs, operations' effects, the deal.  The readings of the rulebook
-are in docs/rules/pyrrameds.md.
+are in docs/rules-notes.md.
 
 Modules: spec (constants, options, action codes) - game (compiled rows and the
 pyramid's geometry) - rules (placement, path and swap rules) - state (the rules)

@@ -1,6 +1,6 @@
 """Pyrrameds: constants, the rules options and the action encoding.
 
-Every reading of an unclear sentence of the rulebook is in docs/rules/pyrrameds.md;
+Every reading of an unclear sentence of the rulebook is in docs/rules-notes.md;
 the ones that reasonably go two ways are the options below (``--rule KEY=VALUE``).
 """
 

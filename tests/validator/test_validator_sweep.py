@@ -1,0 +1,104 @@
+"""Seat balance by player count, engine-chosen bots and skill matrices, the
+replay's turn cap, and problem ordering."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from model.errors import Problem
+from model.sheets import load_project
+from pnp.cli import main
+from validator.metrics import Tally
+from validator.validate import Options, players_summary, replay, skill_bots, validate_game
+from validator.kit import get_spec
+
+
+def test_players_summary_gives_each_seat_and_the_start_players_edge():
+    two, three = Tally(), Tally()
+    two.games, three.games = 100, 90
+    two.seat_games.update({0: 100, 1: 100})
+    two.seat_wins.update({0: 70, 1: 30})
+    three.seat_games.update({0: 90, 1: 90, 2: 90})
+    three.seat_wins.update({0: 30, 1: 30, 2: 30})
+    rows = players_summary({3: three, 2: two})
+    assert [r["players"] for r in rows] == [2, 3]
+    first = rows[0]
+    assert first["seats"][0]["rate"] == 0.7 and first["fair_share"] == 0.5
+    assert first["first_edge"]["value"] == pytest.approx(0.2)
+    assert first["first_edge"]["low"] > 0  # 70 of 100 is clearly above a fair half
+    even = rows[1]["first_edge"]
+    assert even["value"] == pytest.approx(1 / 3 - 1 / 3, abs=1e-4) and even["low"] < 0 < even["high"]
+
+
+def test_validate_with_several_player_counts_reports_each(project_root, tmp_path):
+    result = CliRunner().invoke(main, ["validate", "pyramid-scheme", "--data", str(project_root), "--games", "60",
+                                       "--players", "3,2", "--skill-games", "0", "--workers", "1",
+                                       "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    folder = tmp_path / "pyramid-scheme" / "validation"
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["run"]["players"] == 3
+    assert [b["players"] for b in summary["players"]] == [2, 3]
+    assert summary["players"][0]["games"] == Options.sweep_games
+    assert summary["players"][1]["games"] == 60
+    assert len(summary["players"][0]["seats"]) == 2
+    assert "Seat balance by player count" in (folder / "report.html").read_text()
+
+
+def test_players_out_of_range_is_one_clear_line(project_root, tmp_path):
+    result = CliRunner().invoke(main, ["validate", "pyramid-scheme", "--data", str(project_root), "--games", "5",
+                                       "--players", "4,7", "--skill-games", "0", "--workers", "1",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "Pyramid Scheme takes 2-4 players, not 7" in result.output
+    bad = CliRunner().invoke(main, ["validate", "pyramid-scheme", "--players", "four"])
+    assert bad.exit_code == 2 and "'four' is not a player count" in bad.output
+
+
+@pytest.mark.parametrize("slug,bots,default", [
+    ("pyramid-scheme", ("random", "greedy", "search"), "greedy"),
+    ("pyramid-shambo", ("naive", "smart"), "smart"),
+    ("drinking-pyramid", ("tipsy", "average", "sharp"), "average"),
+])
+def test_each_engine_names_its_skill_matrix_and_default_bots(slug, bots, default):
+    spec = get_spec(slug)
+    assert skill_bots(spec) == bots
+    assert spec.default_bots == default
+
+
+def test_the_shambo_skill_matrix_pits_its_choosers_against_each_other(project_root, tmp_path):
+    data = load_project(project_root, ["pyramid-shambo"]).games["pyramid-shambo"]
+    r = validate_game(data, Options(games=20, players=3, skill_games=20, workers=1, out=tmp_path, write=False))
+    matrix = r.summary["skill"]["matrix"]
+    assert set(matrix) == {"naive", "smart"}
+    assert r.summary["run"]["bots"] == ["smart"] * 3
+    skill = next(v for v in r.verdicts if v.check == "skill")
+    assert skill.message.startswith("smart wins")
+
+
+def test_a_replay_uses_the_engines_turn_cap(project_root, monkeypatch):
+    import validator.validate as v
+
+    data = load_project(project_root, ["golden-pyramid"]).games["golden-pyramid"]
+    cap = int(get_spec("golden-pyramid").thresholds["stalls"]["turn_cap"][0])
+    assert cap > 400
+    seen = []
+    real = v.play
+
+    def spy(game, seed, bots, opts, **kw):
+        seen.append(opts.turn_cap)
+        return real(game, seed, bots, opts, **kw)
+
+    monkeypatch.setattr(v, "play", spy)
+    replay(data, 3, 2, "random", {}, strict=False)
+    replay(data, 3, 2, "random", {}, strict=False, turn_cap=50)
+    assert seen == [cap, 50]
+
+
+def test_problems_sort_with_and_without_rows():
+    ps = [Problem("cards.csv", 41, "number", "b"), Problem("cards.csv", None, "count", "a"),
+          Problem("cards.csv", 2, None, "c"), Problem("README", None, None, "d")]
+    assert [p.message for p in sorted(ps)] == ["d", "a", "c", "b"]
