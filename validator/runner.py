@@ -51,9 +51,20 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     every round and once at the end, into ``stats["standings"]``: the lead and
     drama figures come from them.  Reading them changes nothing in the game.
     ``on_action(step, state, player, action)`` is called before each action.
+
+    An engine's ``fast_play`` hook (``GameSpec.fast_play``), when it takes these
+    bots, plays the game instead of the loop below unless the run is strict,
+    logged, watched (``on_action``) or reads standings: the same game, the same
+    finished state and the same statistics, with less work per action.
     """
-    state = game.new_initial_state(Chance(seed))
+    chance = Chance(seed)
     players = [make_bot(name, Chance(derive_seed(seed, "bot", p)), game) for p, name in enumerate(bots)]
+    fast = getattr(getattr(game, "spec", None), "fast_play", None)
+    if fast is not None and not (opts.strict or read_standings) and log is None and on_action is None:
+        done = fast(game, chance, players, opts)
+        if done is not None:
+            return done
+    state = game.new_initial_state(chance)
     views = [View(state, p) for p in range(len(bots))]
     if log is not None:
         state.log = log

@@ -1,10 +1,17 @@
-"""A whole drinking Pyramid game in one loop, for the runner's hot path.
+"""A whole drinking Pyramid game in one loop: the runner's fast path (``SPEC.fast_play``).
 
-``play(game, chance, bots, turn_cap)`` plays the same game as the protocol
-loop with the same bots (the same draws, so the same record): at each turned
-pyramid card it asks every bot's memory directly instead of building an
-observation per player; everything else goes through the state's own rules.
-Returns None for bots that are not this engine's own.
+``run(game, chance, bots, turn_cap, loop_after)`` plays the game the runner's
+protocol loop plays with the same bots - the same questions to the same bots,
+so the same draws and the same record - and counts the same play statistics
+(decisions, choices, legal actions, turns with a choice), without the
+per-step protocol work: this engine's bots decide from the table through
+their own methods (``lay``, ``target``, ``answer``: what their ``step`` calls)
+instead of an observation per player and step, and the legal actions are
+counted rather than listed.  Any other bot is asked through its ``step``, as
+the runner asks it.  The rules are the state's: the loop calls its rule
+methods (``apply_actions``, ``apply_unchecked``).
+``tests/validator/test_fast_play.py`` checks the records and statistics
+against the runner's protocol loop.
 """
 
 from __future__ import annotations
@@ -12,44 +19,130 @@ from __future__ import annotations
 from validator.kit import View
 
 from .bots import DrinkBot
-from .constants import LAY, OVER
+from .constants import ANSWERING, ASK, ASK_NONE, ASKING, GIVE, GIVING, LAY, OVER
 from .state import PyramidState
 
 
+def fast_play(game, chance, bots, opts):
+    """The runner's hook: ``(state, play statistics)`` of one game."""
+    return run(game, chance, bots, opts.turn_cap, opts.loop_after)
+
+
 def play(game, chance, bots, turn_cap: int = 400, log: list | None = None):
-    if not all(isinstance(b, DrinkBot) for b in bots):
-        return None
+    """One game with these bots; the finished state (with ``log``: the replay lines)."""
+    return run(game, chance, bots, turn_cap, log=log)[0]
+
+
+def _own(bots) -> list[bool]:
+    """Per bot: is it one of this engine's, deciding as ``DrinkBot`` does."""
+    classes = tuple(map(type, bots))
+    got = _OWN.get(classes)
+    if got is None:
+        got = _OWN[classes] = [issubclass(c, DrinkBot) and c.step is DrinkBot.step and c.lay is DrinkBot.lay
+                               and c.target is DrinkBot.target and c.answer is DrinkBot.answer
+                               and c.remember is DrinkBot.remember for c in classes]
+    return got
+
+
+_OWN: dict = {}
+
+
+def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: list | None = None):
+    """One game: ``(finished state, play statistics)`` as the runner's ``play`` gives them."""
     s = PyramidState(game, chance)
     if log is not None:
         s.log = log
-    views = [View(s, p) for p in range(game.players)]
+    n = game.players
+    own = _own(bots)
+    views = None if all(own) else [View(s, p) for p in range(n)]
     for p, b in enumerate(bots):
-        if b.mem is None:
-            b._remember(s.observe(p))
+        if own[p] and b.mem is None:  # what it recalls of the hand it was shown (its first step would recall it)
+            b.remember(s.shown[p])
     rank_of = game.rank
-    hands, revealed = s.hands, s.revealed
+    hands, revealed, left, sips, given = s.hands, s.revealed, s.left, s.sips, s.given
+    held, counted = [0] * n, [-1] * n  # per player: the slots holding a card (a bit mask), for how many cards
+    lays = [b.lay if own[p] else None for p, b in enumerate(bots)]
+    decisions = choices = legal_sum = with_choice = 0
+    choice_turn = -1
+    last_turn = s.turns
+    seen = None
     while True:
         ph = s.phase
         if ph == OVER:
-            return s
-        if s.turns > turn_cap:
-            s.stop("turn-cap")
-            return s
-        if ph == LAY:
+            break
+        turn = s.turns
+        if turn != last_turn:
+            last_turn = turn
+            if turn > turn_cap:
+                s.stop("turn-cap")
+                break
+            if turn >= loop_after:
+                key = s.position_key()
+                if seen is None:
+                    seen = set()
+                if key in seen:
+                    s.stop("loop")
+                    break
+                seen.add(key)
+        if ph == LAY:  # everybody with cards and not barred lays at once: one choice among the subsets of the hand
             rank = rank_of[s.pyramid[s.pos]]
+            barred = s.barred
             joint = {}
-            for p in s.acting_players():
-                mem = bots[p].mem
-                for k, r in revealed[p].items():
-                    mem[k] = r
-                mask = 0
-                for k, c in enumerate(hands[p]):
-                    if c >= 0 and mem[k] == rank:
-                        mask |= 1 << k
-                if mask:
-                    joint[p] = mask
+            for p in range(n):
+                k = left[p]
+                if not k or barred >> p & 1:
+                    continue
+                legal_sum += 1 << k
+                lay = lays[p]
+                if lay is not None:
+                    if counted[p] != k:  # cards only leave a hand
+                        m = 0
+                        for x, card in enumerate(hands[p]):
+                            if card >= 0:
+                                m |= 1 << x
+                        held[p], counted[p] = m, k
+                    joint[p] = lay(held[p], revealed[p], rank)
+                else:
+                    joint[p] = bots[p].step(views[p], s.legal_actions(p))
+            if not joint:
+                s.stop("stuck")
+                break
+            decisions += len(joint)
+            choices += len(joint)
+            if choice_turn != turn:
+                choice_turn = turn
+                with_choice += 1
             s.apply_actions(joint)
+            continue
+        p = s.current_player()
+        if ph == GIVING:
+            k = n - 1
+        elif ph == ANSWERING:
+            k = 2
+        elif ph == ASKING:
+            k = s.pos + 2
         else:
-            p = s.current_player()
-            acts = s.legal_actions()
-            s.apply_unchecked(acts[0] if len(acts) == 1 else bots[p].step(views[p], acts))
+            k = len(s.legal_actions())
+        decisions += 1
+        legal_sum += k
+        if k < 2:
+            if not k:
+                s.stop("stuck")
+                break
+            s.apply_unchecked(s.legal_actions()[0])
+            continue
+        choices += 1
+        if choice_turn != turn:
+            choice_turn = turn
+            with_choice += 1
+        b = bots[p]
+        if not own[p]:
+            s.apply_unchecked(b.step(views[p], s.legal_actions()))
+        elif ph == GIVING:
+            s.apply_unchecked(GIVE + b.target(p, n, given, sips, [q for q in range(n) if q != p]))
+        elif ph == ANSWERING:
+            s.apply_unchecked(b.answer())
+        else:
+            s.apply_unchecked(ASK_NONE if b.policy == "spread" else ASK + s.pos)
+    return s, {"decisions": decisions, "choices": choices, "legal_sum": legal_sum, "turns_with_choice": with_choice,
+               "standings": []}

@@ -207,7 +207,8 @@ class PyramidState(State):
                 k = action - ASK
                 self.c["dealer_questions"] += 1
                 self.tasks.insert(0, ("answer", p, 0, k, -1, 2 * ROW_VALUES[ROW_OF[k]]))
-                self._event(f"the dealer asks P{p + 1} the question of pyramid card {k + 1}")
+                if self.log is not None:
+                    self._event(f"the dealer asks P{p + 1} the question of pyramid card {k + 1}")
             self._run()
         elif ph == LAY:  # one player's lay alone (a search trying its options): everyone else passes
             self.apply_actions({})
@@ -245,14 +246,16 @@ class PyramidState(State):
                     self.laid_by[p] += 1
                     c["cards_laid"] += 1
                     self.tasks.append(("give", p, value, pos))
-                    self._event(f"P{p + 1} lays {g.ids[card]}")
+                    if self.log is not None:
+                        self._event(f"P{p + 1} lays {g.ids[card]}")
                 else:
                     self.wrong_by[p] += 1
                     c["wrong_cards"] += 1
                     self.revealed[p][k] = g.rank[card]
                     self.barred |= 1 << p
                     self._drink(p, value)
-                    self._event(f"P{p + 1} lays {g.ids[card]}: wrong, takes it back and drinks {value}")
+                    if self.log is not None:
+                        self._event(f"P{p + 1} lays {g.ids[card]}: wrong, takes it back and drinks {value}")
                     break
             if good:
                 any_laid = True
@@ -269,9 +272,10 @@ class PyramidState(State):
         """The card at ``pos`` is turned: everyone may lay."""
         self.phase = LAY
         self.barred = 0
-        self._event(f"-- pyramid card {self.pos + 1} (row value {ROW_VALUES[ROW_OF[self.pos]]}): "
-                    f"{self.game.ids[self.pyramid[self.pos]]}" if self.log is not None else "")
-        if not self.acting_players():
+        if self.log is not None:
+            self._event(f"-- pyramid card {self.pos + 1} (row value {ROW_VALUES[ROW_OF[self.pos]]}): "
+                        f"{self.game.ids[self.pyramid[self.pos]]}")
+        if not any(self.left):  # nobody holds a card (nobody is barred yet): nobody lays
             self._next_card()
 
     def _run(self) -> None:
@@ -297,7 +301,8 @@ class PyramidState(State):
         g = self.game
         if g.questions:  # one player drinks it all and answers, or drinks double
             self.tasks[0] = ("answer", q, value, pos, giver, 2 * value)
-            self._event(f"P{giver + 1} names P{q + 1} for {value}")
+            if self.log is not None:
+                self._event(f"P{giver + 1} names P{q + 1} for {value}")
         else:
             self._drink(q, 1, giver)
             value -= 1
@@ -313,7 +318,8 @@ class PyramidState(State):
         if refuse:
             self.c["refusals"] += 1
         self._drink(p, double if refuse else sips, giver)
-        self._event(f"P{p + 1} {'refuses the question' if refuse else 'answers the question'} of card {pos + 1}")
+        if self.log is not None:
+            self._event(f"P{p + 1} {'refuses' if refuse else 'answers'} the question of card {pos + 1}")
         self._run()
 
     def _drink(self, p: int, sips: int, giver: int = -1) -> None:
@@ -360,7 +366,8 @@ class PyramidState(State):
         explorer = tied[0] if len(tied) == 1 else chance.pick(tied)
         self.explorer = explorer
         self.c["exploration"] = 1
-        self._event(f"P{explorer + 1} explores the pyramid")
+        if self.log is not None:
+            self._event(f"P{explorer + 1} explores the pyramid")
         # the dealer takes in every card, shuffles, builds a new pyramid; the rest is the stockpile
         cards = list(range(g.N))
         chance.shuffled(cards)
@@ -382,7 +389,9 @@ class PyramidState(State):
                 continue
             self._drink(explorer, ROW_VALUES[row])
             c["explore_sips"] += ROW_VALUES[row]
-            self._event(f"P{explorer + 1} turns {g.ids[card]} in row {row + 1}: drinks {ROW_VALUES[row]}, starts over")
+            if self.log is not None:
+                self._event(f"P{explorer + 1} turns {g.ids[card]} in row {row + 1}: drinks {ROW_VALUES[row]}, "
+                            "starts over")
             if len(stock) < len(turned) and g.reshuffle and discard:
                 chance.shuffled(discard)
                 stock = discard + stock
@@ -408,7 +417,9 @@ class PyramidState(State):
         low = min(self.sips)
         self.winners = [p for p in range(self.n) if self.sips[p] == low]
         self.c["max_sips"] = max(self.sips)
-        self._event(f"game over ({reason}); sips: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(self.sips)))
+        if self.log is not None:
+            self._event(f"game over ({reason}); sips: " + ", ".join(f"P{p + 1} {s}"
+                                                                     for p, s in enumerate(self.sips)))
 
     def stop(self, reason: str) -> None:
         self.phase = OVER

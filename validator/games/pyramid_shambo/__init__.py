@@ -16,6 +16,7 @@ from validator.kit import GameSpec
 from .bots import BOTS
 from .checks import static_checks
 from .constants import ELIMINATION_CAUSES, END_REASONS, PARAMS, STANDING
+from .fast import fast_play
 from .game import make
 from .heuristics import HEURISTIC
 from .report import THRESHOLDS, sections, verdicts
@@ -48,4 +49,5 @@ SPEC = GameSpec(
     thresholds=THRESHOLDS,
     time={"seconds_per_turn": 8.0, "seconds_per_action": 3.0, "setup_minutes": 1.0},
     csv_files=csv_files,
+    fast_play=fast_play,
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 from validator.kit import Bot
 
 from .constants import BEATEN_BY, BEATS, CHALLENGE, TARGET
-from .heuristics import plan_scores, rival_scores
+from .heuristics import smart_plan, smart_rival
 
 CHOOSERS = ("naive", "smart")
 THROWERS = ("uniform", "biased", "exploit")
@@ -45,10 +45,10 @@ def best_reply(q: list[float]) -> int:
 class ShamboBot(Bot):
     chooser = "naive"
     thrower = "uniform"
+    name = "naive"  # each bot class: CHOOSER or CHOOSER@THROWER
 
     def __init__(self, rng, game=None, **options):
         super().__init__(rng, game, **options)
-        self.name = self.chooser if self.thrower == "uniform" else f"{self.chooser}@{self.thrower}"
         self._seen = 0
         self._first: dict[int, list[float]] = {}
         self._shift: dict[int, list[float]] = {}
@@ -62,9 +62,9 @@ class ShamboBot(Bot):
             return actions[int(self.rng.random() * len(actions))]
         obs = view.observe()
         me = view.player
-        s = rival_scores(obs, me, actions) if obs.phase == CHALLENGE else plan_scores(obs, me, actions)
-        best = max(s)
-        return actions[s.index(best)]
+        if obs.phase == CHALLENGE:  # the first of the best rival_scores
+            return TARGET + smart_rival(obs.game, me, obs.hold, obs.alive, obs.pips, obs.showdown)
+        return actions[smart_plan(obs.game, me, obs.hold, obs.alive, obs.pips, obs.debt, obs.plans)]
 
     # -- throwers
     def throw(self, view) -> int:

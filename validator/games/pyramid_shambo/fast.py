@@ -1,13 +1,17 @@
-"""A whole game of Pyramid Shambo in one loop, for the runner's hot path.
+"""A whole game of Pyramid Shambo in one loop: the runner's fast path (``SPEC.fast_play``).
 
-``play(game, chance, bots, turn_cap)`` plays the same game the protocol loop
-plays (``current_player`` / ``legal_actions`` / ``step`` / ``apply``) with the
-same bots - the same decisions from the same generators, so the same record -
-but skips the per-step protocol work: a uniform thrower's throw is drawn
-inline, ties are logged inline, and the state's own rules methods do the rest.
-``tests/games/test_pyramid_shambo_rules.py`` checks both loops give identical
-records.  It returns None for bots that are not this engine's own (the caller
-then plays the protocol loop).
+``run(game, chance, bots, turn_cap, loop_after)`` plays the game the runner's
+protocol loop plays with the same bots - the same questions to the same bots,
+so the same draws and the same record - and counts the same play statistics
+(decisions, choices, legal actions, turns with a choice), without the
+per-step protocol work: no legal-action lists where the count is enough, a
+uniform thrower's throw and a naive chooser's pick drawn from the bot's own
+generator as its ``step`` would draw them, the smart chooser's pick from the
+memo its ``step`` uses.  Any other bot is asked through its ``step``, as the
+runner asks it.  The rules are the state's: the loop calls its rule methods
+(``_challenge``, ``throw``, ``apply_actions``, ``apply_unchecked``).
+``tests/validator/test_fast_play.py`` checks the records and statistics
+against the runner's protocol loop.
 """
 
 from __future__ import annotations
@@ -15,107 +19,133 @@ from __future__ import annotations
 from validator.kit import View
 
 from .bots import ShamboBot
-from .constants import BEATS, CHALLENGE, OVER, PLAN, TARGET, THROW
-from .state import TIE_GUARD, ShamboState
+from .constants import CHALLENGE, OVER, PAY, PLAN, TARGET, THROW
+from .heuristics import smart_plan, smart_rival
+from .state import ShamboState
+
+INLINE, OWN, STEP = 0, 1, 2  # how a bot decides: drawn here, by its own method, by its step
+
+
+def fast_play(game, chance, bots, opts):
+    """The runner's hook: ``(state, play statistics)`` of one game."""
+    return run(game, chance, bots, opts.turn_cap, opts.loop_after)
 
 
 def play(game, chance, bots, turn_cap: int = 400, log: list | None = None):
-    """Play one game with this engine's bots; the finished state, or None."""
-    if not all(isinstance(b, ShamboBot) for b in bots):
-        return None
+    """One game with these bots; the finished state (with ``log``: the replay lines)."""
+    return run(game, chance, bots, turn_cap, log=log)[0]
+
+
+def _modes(bots):
+    """Per bot: how it throws and how it chooses (rivals and payments), by its class."""
+    classes = tuple(map(type, bots))
+    got = _MODES.get(classes)
+    if got is None:
+        throws, chooses = [], []
+        for cls in classes:
+            own = issubclass(cls, ShamboBot) and cls.step is ShamboBot.step
+            if own and cls.throw is ShamboBot.throw:
+                throws.append(INLINE if cls.thrower == "uniform" else OWN)
+            else:
+                throws.append(STEP)
+            chooses.append(STEP if not own else INLINE if cls.chooser == "naive" else OWN if cls.chooser == "smart"
+                           else STEP)
+        got = _MODES[classes] = (throws, chooses, all(t == INLINE for t in throws) and STEP not in chooses)
+    return got
+
+
+_MODES: dict = {}
+
+
+def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: list | None = None):
+    """One game: ``(finished state, play statistics)`` as the runner's ``play`` gives them."""
     s = ShamboState(game, chance)
-    views = [View(s, p) for p in range(game.players)]
     if log is not None:
         s.log = log
-        return _plain(s, bots, views, turn_cap)
     n = game.players
-    hold, pips, alive, c, fees = s.hold, s.pips, s.alive, s.c, s.fees
-    log_append = s.throw_log.append
-    uniform = [b.thrower == "uniform" for b in bots]
-    naive = [b.chooser == "naive" for b in bots]
-    rngs = [b.rng.random for b in bots]
-    own_plans = game.own_plans
-    unit, esc, showdown = game.unit, game.escalation, game.showdown
-    while True:
+    throws, chooses, own = _modes(bots)
+    views = None if own else [View(s, p) for p in range(n)]  # the bots' views, for those asked through them
+    rnd = [b.rng.random if throws[p] == INLINE or chooses[p] == INLINE else None for p, b in enumerate(bots)]
+    hold, alive, pips = s.hold, s.alive, s.pips
+    throw, challenge, apply = s.throw, s._challenge, s.apply_unchecked
+    uniform = INLINE == throws[0] and len(set(throws)) == 1  # every bot throws uniformly, drawn here
+    choices = forced = legal_sum = with_choice = 0
+    last_turn = s.turns
+    seen = None
+    while True:  # one turn: a rival chosen, the throws, the payments that need a decision
         ph = s.phase
         if ph == OVER:
-            return s
-        if s.turns > turn_cap:
-            s.stop("turn-cap")
-            return s
-        if ph == THROW:
-            a, b = s.turn_player, s.rival
-            ua, ub = uniform[a], uniform[b]
-            ra, rb = rngs[a], rngs[b]
-            while True:
-                ta = int(ra() * 3) if ua else bots[a].throw(views[a])
-                tb = int(rb() * 3) if ub else bots[b].throw(views[b])
-                if ta != tb or s.ties + 1 >= TIE_GUARD:
+            break
+        turn = s.turns
+        if turn != last_turn:
+            last_turn = turn
+            if turn > turn_cap:
+                s.stop("turn-cap")
+                break
+            if turn >= loop_after:
+                key = s.position_key()
+                if seen is None:
+                    seen = set()
+                if key in seen:
+                    s.stop("loop")
                     break
-                log_append((s.turns, s.ties, a, ta, b, tb))
-                c["throws"] += 1
-                c["ties"] += 1
-                s.n_actions += 1
-                s.ties += 1
-            if ta == tb:
-                s.throw(ta, tb)
-                continue
-            if BEATS[ta] == tb:
-                w, loser = a, b
+                seen.add(key)
+        if ph == CHALLENGE:
+            p = s.acting
+            k = s.n_alive - 1  # the rivals still in
+            legal_sum += k
+            if k < 2:  # not reached: the rules challenge a lone rival themselves
+                if not k:
+                    s.stop("stuck")
+                    break
+                forced += 1
+                apply(s.legal_actions()[0])
             else:
-                w, loser = b, a
-            fee = unit + esc * s.ties
-            two = showdown and s.n_alive == 2
-            if two:
-                fee *= 2
-            hp = hold[loser]
-            plans = own_plans(hp, fee)
-            if plans is None or plans[0][1] == hp or (len(plans) > 1 and not naive[s.acting]):
-                s.throw(ta, tb)  # change, a knock-out or a real choice: the state's own way
-                continue
-            log_append((s.turns, s.ties, a, ta, b, tb))
-            c["throws"] += 1
-            if fee > c["max_fee"]:
-                c["max_fee"] = fee
-            plan = plans[0] if len(plans) == 1 else plans[int(rngs[s.acting]() * len(plans))]
-            give = plan[1]
-            hold[loser] = hp & ~give
-            hold[w] |= give
-            pips[loser] -= fee
-            pips[w] += fee
-            s.n_actions += 2  # the throw and the payment
-            fees.append((s.ties, fee, fee, 1 if two else 0))
-            s._next_turn()
+                choices += 1
+                m = chooses[p]
+                if m == OWN:
+                    challenge(smart_rival(game, p, hold, alive, pips, False))  # three or more in: no showdown
+                elif m == INLINE:
+                    challenge([q for q in range(n) if q != p and alive[q]][int(rnd[p]() * k)])
+                else:
+                    apply(bots[p].step(views[p], [TARGET + q for q in range(n) if q != p and alive[q]]))
+        # the challenger and the rival throw at once (three throws each, counted below), again on a tie
+        with_choice += 1
+        if uniform:
+            ra, rb = rnd[s.turn_player], rnd[s.rival]
+            ta, tb = int(ra() * 3), int(rb() * 3)
+            throw(ta, tb)
+            while ta == tb and s.phase == THROW:
+                ta, tb = int(ra() * 3), int(rb() * 3)
+                throw(ta, tb)
         else:
-            p = s.acting
-            if ph == CHALLENGE:
-                me = s.turn_player
-                acts = [TARGET + q for q in range(n) if q != me and alive[q]]
-                act = acts[int(rngs[p]() * len(acts))] if naive[p] else bots[p].step(views[p], acts)
-                s._challenge(act - TARGET)
-            else:  # PAY
-                acts = list(range(PLAN, PLAN + len(s.plans)))
-                act = acts[int(rngs[p]() * len(acts))] if naive[p] else bots[p].step(views[p], acts)
-                s.apply_unchecked(act)
-
-
-def _plain(s, bots, views, turn_cap):
-    """The same game step by step through the rules methods (with a replay log)."""
-    while True:
-        ph = s.phase
-        if ph == OVER:
-            return s
-        if s.turns > turn_cap:
-            s.stop("turn-cap")
-            return s
-        if ph == THROW:
             a, b = s.turn_player, s.rival
-            s.throw(bots[a].throw(views[a]), bots[b].throw(views[b]))
-        elif ph == CHALLENGE:
+            while s.phase == THROW and s.turns == turn:
+                ta = int(rnd[a]() * 3) if throws[a] == INLINE else bots[a].throw(views[a]) \
+                    if throws[a] == OWN else bots[a].step(views[a], [0, 1, 2])
+                tb = int(rnd[b]() * 3) if throws[b] == INLINE else bots[b].throw(views[b]) \
+                    if throws[b] == OWN else bots[b].step(views[b], [0, 1, 2])
+                s.apply_actions({a: ta, b: tb})
+        while s.phase == PAY:  # the acting player picks a payment plan
             p = s.acting
-            me = s.turn_player
-            acts = [TARGET + q for q in range(s.n) if q != me and s.alive[q]]
-            s._challenge(bots[p].step(views[p], acts) - TARGET)
-        else:
-            p = s.acting
-            s.apply_unchecked(bots[p].step(views[p], list(range(PLAN, PLAN + len(s.plans)))))
+            plans = s.plans
+            k = len(plans)
+            legal_sum += k
+            if k < 2:  # not reached: the rules settle a lone plan themselves
+                if not k:
+                    s.stop("stuck")
+                    break
+                forced += 1
+                apply(PLAN)
+                continue
+            choices += 1
+            m = chooses[p]
+            if m == OWN:
+                apply(PLAN + smart_plan(game, p, hold, alive, pips, s.debt, plans))
+            elif m == INLINE:
+                apply(PLAN + int(rnd[p]() * k))
+            else:
+                apply(bots[p].step(views[p], list(range(PLAN, PLAN + k))))
+    t = s.c["throws"]  # each throw: two decisions among three throws
+    return s, {"decisions": choices + forced + 2 * t, "choices": choices + 2 * t, "legal_sum": legal_sum + 6 * t,
+               "turns_with_choice": with_choice, "standings": []}

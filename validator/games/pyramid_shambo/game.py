@@ -21,6 +21,26 @@ from .constants import CHANGE_OTHER, CHANGE_PAYEE, EXACT, OVERPAY, PARAMS, SHORT
 PIECE_DECKS = ("large", "medium", "small")
 SMALL_DECK = "small"
 MEMO_LIMIT = 200_000  # memoised plan lists kept before the memo is cleared
+_MISSING = object()
+_SHARED: dict = {}  # the memos of each compiled game in this process, by its tables
+
+
+class MaskPieces(dict):
+    """mask -> the indices of its pieces in order, filled as masks are asked for."""
+
+    def __missing__(self, mask: int) -> tuple:
+        out = []
+        i = 0
+        m = mask
+        while m:
+            if m & 1:
+                out.append(i)
+            m >>= 1
+            i += 1
+        if len(self) > MEMO_LIMIT:
+            self.clear()
+        got = self[mask] = tuple(out)
+        return got
 
 
 class Piece:
@@ -79,9 +99,14 @@ class ShamboGame(Game):
         self.PIPS = [p.pips for p in pieces]
         self.COLOR = [p.color for p in pieces]
         self.BIT = [1 << i for i in range(self.N)]
+        self.PIPSF = [float(v) for v in self.PIPS]
         self.colmask = [0] * len(self.colors)
         for p in pieces:
             self.colmask[p.color] |= 1 << p.index
+        # the pieces of a colour are consecutive: colour -> (first index, end)
+        self.color_span = [(min(i for i in range(self.N) if self.COLOR[i] == c),
+                            max(i for i in range(self.N) if self.COLOR[i] == c) + 1) for c in range(len(self.colors))]
+        assert all(self.COLOR[i] == c for c, (a, b) in enumerate(self.color_span) for i in range(a, b))
         self.small_mask = 0
         for p in pieces:
             if p.deck == SMALL_DECK:
@@ -89,6 +114,7 @@ class ShamboGame(Game):
         self.unit = min(p.pips for p in pieces if p.deck == SMALL_DECK)
         self.max_pip = max(self.PIPS)
         self.player_color = list(range(players))  # player i plays colour i
+        self.color_owner = [c if c < players else -1 for c in range(len(self.colors))]
         self.start_hold = [self.colmask[c] for c in self.player_color]
         self.total_pips = sum(self.PIPS)
         self.escalation = opts["escalation"]
@@ -107,17 +133,45 @@ class ShamboGame(Game):
                         s += self.PIPS[lo + b]
                 t[x] = s
             self._tables.append(t)
-        self._memo: dict = {}
-        self._memo1: dict = {}
-        self._memo2: dict = {}
+        self.pips_of = [0] * self.players  # pips of each player's starting holding
+        for p, m in enumerate(self.start_hold):
+            self.pips_of[p] = self.pips(m)
+        self.held_at_start = 0
+        for m in self.start_hold:
+            self.held_at_start |= m
+        from .heuristics import risk_values
 
-    # -- pickling: workers get the tables, not the memo
+        self.risk_values = risk_values(self)  # the bots' values of pieces by their colour's risk
+        self.safe_values = [tuple(self.PIPSF[a:b]) for a, b in self.color_span]
+        assert [a for a, b in self.color_span[:players]] == [0] + [b for a, b in self.color_span[:players - 1]]
+        self._attach_memos()
+
+    # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's
+    # batches) carry the tables only and share one set of memos per process.
+    _MEMOS = ("_memo", "_memo1", "_memo2", "rival_picks", "plan_picks", "pieces_of")
+
+    def _attach_memos(self) -> None:
+        key = (self.N, tuple(self.PIPS), tuple(self.COLOR), self.players, self.unit,
+               tuple(sorted(self.o.items())))
+        memos = _SHARED.get(key)
+        if memos is None:
+            # subsets, overpayments and change from another by mask; own plans by holding | due << N;
+            # change from the payee by (holding, payee's holding, due); the smart chooser's rivals and
+            # payments (heuristics.smart_rival, smart_plan); the pieces of a mask
+            memos = _SHARED[key] = ({}, {}, {}, {}, {}, MaskPieces())
+        for name, memo in zip(self._MEMOS, memos):
+            setattr(self, name, memo)
+        self.own_plans_memo = self._memo1
+
     def __getstate__(self):
         d = dict(self.__dict__)
-        d["_memo"] = {}
-        d["_memo1"] = {}
-        d["_memo2"] = {}
+        for name in self._MEMOS + ("own_plans_memo",):
+            d.pop(name, None)
         return d
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self._attach_memos()
 
     def components(self) -> Counter:
         return Counter(p.id for p in self.pieces)
@@ -216,6 +270,36 @@ class ShamboGame(Game):
         memo[key] = got
         return got
 
+    def breaks(self, hp: int, due: int, hm: int) -> tuple:
+        """How a player holding ``hm`` can make change for a payer holding ``hp``
+        who owes ``due``: ``(paid, broken, pieces)`` - the payer exchanges its
+        piece ``broken`` for ``pieces`` of the same pips (two or more: a single
+        piece of the same pips is an exchange, not change), then pays ``paid``;
+        in canonical order, memoised."""
+        key = (2, hp, due, hm)
+        memo = self._memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        pips = self.PIPS
+        out = []
+        for t in self.bits(hp):
+            v = pips[t]
+            if v < 2:
+                continue
+            tb = 1 << t
+            for u in self.subsets_sum(hm, v):
+                if u & (u - 1) == 0:
+                    continue
+                after = (hp & ~tb) | u
+                for s in self.subsets_sum(after, due):
+                    out.append((s, tb, u))
+        got = tuple(out)
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+        return got
+
     # -- payment plans
     def plans(self, hold: list[int], payer: int, payee: int, due: int, alive: list[bool]) -> list[tuple]:
         """The ways to settle a debt of ``due`` pips from ``payer`` to ``payee``.
@@ -231,7 +315,9 @@ class ShamboGame(Game):
         change anywhere) overpay or underpay by the ``no_change`` option.
         """
         hp = hold[payer]
-        got = self.own_plans(hp, due)
+        got = self._memo1.get(hp | due << self.N, _MISSING)
+        if got is _MISSING:
+            got = self.own_plans(hp, due)
         if got is not None:
             return got
         hw = hold[payee]
@@ -255,10 +341,10 @@ class ShamboGame(Game):
     def own_plans(self, hp: int, due: int):
         """The plans that need nothing but the payer's holding (exact, or
         everything held), or None when change is needed; memoised."""
-        key = (hp, due)
+        key = hp | due << self.N if due >= 0 else (hp, due)
         memo = self._memo1
-        got = memo.get(key, 0)
-        if got != 0:
+        got = memo.get(key, _MISSING)
+        if got is not _MISSING:
             return got
         if due <= 0:
             got = [(EXACT, 0, 0, -1, 0, 0, 0)]
@@ -275,21 +361,10 @@ class ShamboGame(Game):
         return got
 
     def _plans_others(self, hold, hp: int, due: int, others: list[int]) -> list[tuple]:
-        pips = self.PIPS
         out = []
         for m in others:
-            hm = hold[m]
-            for t in self.bits(hp):
-                v = pips[t]
-                if v < 2:
-                    continue
-                tb = 1 << t
-                for u in self.subsets_sum(hm, v):
-                    if u & (u - 1) == 0:  # a single piece of the same pips is an exchange, not change
-                        continue
-                    after = (hp & ~tb) | u
-                    for s in self.subsets_sum(after, due):
-                        out.append((CHANGE_OTHER, s, 0, m, tb, u, due))
+            for s, tb, u in self.breaks(hp, due, hold[m]):
+                out.append((CHANGE_OTHER, s, 0, m, tb, u, due))
         if out:
             return out
         if self.overpay:

@@ -5,9 +5,15 @@ knocked out (every piece of that colour then leaves the game, whoever holds
 it); pieces of your own colour are safe (they only leave with you).  Throws are
 not judged here: the uniform throw is the game-theoretic optimum, and the
 throwers live in ``bots.py``.
+
+The scores are functions of the table (``*_from`` take its parts, the others an
+observation); ``smart_rival`` and ``smart_plan`` are the smart chooser's picks.
 """
 
 from __future__ import annotations
+
+from itertools import chain
+from operator import getitem
 
 from validator.kit import Heuristic
 
@@ -15,51 +21,114 @@ from .constants import CHALLENGE, PAY, PLAN, TARGET
 
 RISK_WEIGHT = 0.8  # how much of a piece's value the risk of its colour leaving takes away
 OUT_PENALTY = 100.0  # value of being knocked out
+SURE = 1.0 - RISK_WEIGHT * 0.5  # a won fee's pieces, at half the risk
+MEMO_LIMIT = 200_000  # memoised picks kept before the memo is cleared
 
 
 def risks(obs, me: int) -> list[float]:
     """Per colour: how likely its player is to be knocked out soon (0 for your own colour)."""
-    g = obs.game
+    return risks_from(obs.game, me, obs.pips, obs.alive)
+
+
+def risks_from(g, me: int, pips, alive) -> list[float]:
     unit = g.unit
     out = [0.0] * len(g.colors)
     for q, col in enumerate(g.player_color):
-        if q == me or not obs.alive[q]:
+        if q == me or not alive[q]:
             continue
-        out[col] = min(1.0, 2.0 * unit / (obs.pips[q] + unit))
+        out[col] = min(1.0, 2.0 * unit / (pips[q] + unit))
     return out
 
 
 def mask_value(g, mask: int, risk: list[float]) -> float:
+    """The pieces of ``mask`` at their pips, less the risk of their colour leaving (``risk`` per colour)."""
     v = 0.0
     pips, color = g.PIPS, g.COLOR
-    i = 0
-    while mask:
-        if mask & 1:
-            v += pips[i] * (1.0 - RISK_WEIGHT * risk[color[i]])
-        mask >>= 1
-        i += 1
+    while mask:  # the pieces in index order
+        low = mask & -mask
+        i = low.bit_length() - 1
+        v += pips[i] * (1.0 - RISK_WEIGHT * risk[color[i]])
+        mask ^= low
     return v
+
+
+def piece_values(g, me: int, pips, alive) -> list[float]:
+    """Each piece's ``mask_value`` under the risks of ``risks_from``, indexed
+    like the pieces of the players' colours (a piece of a colour nobody risks
+    losing is worth its pips; the pieces of a player who is out are out of
+    the game, so any value does for them)."""
+    parts = list(map(getitem, g.risk_values, pips))  # colour q: its pieces at the pips of player q
+    parts[me] = g.safe_values[me]
+    return list(chain.from_iterable(parts))
+
+
+def risk_values(g) -> list[list[tuple]]:
+    """Per colour and pips of its player: the values of the colour's pieces
+    (``piece_values``'s table, built once per compiled game)."""
+    unit = g.unit
+    out = []
+    for col, (a, b) in enumerate(g.color_span):
+        rows = []
+        for p in range(g.total_pips + 1):
+            factor = 1.0 - RISK_WEIGHT * min(1.0, 2.0 * unit / (p + unit))
+            rows.append(tuple(g.PIPS[i] * factor for i in range(a, b)))
+        out.append(rows)
+    return out
 
 
 def plan_scores(obs, me: int, actions: list[int]) -> list[float]:
     """The acting player's gain in safe pips by each payment plan."""
-    g = obs.game
-    risk = risks(obs, me)
-    kind, payer, payee, due = obs.debt
+    return plan_scores_from(obs.game, me, obs.pips, obs.alive, obs.hold, obs.debt, obs.plans, actions)
+
+
+def plan_scores_from(g, me: int, pips, alive, hold, debt, plans, actions) -> list[float]:
+    return _plan_gains(piece_values(g, me, pips, alive), me, hold[me], debt[1], debt[2],
+                       [plans[a - PLAN] for a in actions], g.pieces_of)
+
+
+def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int, plans, pieces_of) -> list[float]:
+    """``plan_scores``: each mask's value summed piece by piece in index order, as
+    ``mask_value`` sums (``pieces_of[mask]``: the pieces of a mask in index order)."""
     out = []
-    for a in actions:
-        pk, give, back, maker, broken, pieces, paid = obs.plans[a - PLAN]
-        gain = 0.0
-        if me == payer:
-            gain += mask_value(g, back, risk) - mask_value(g, give, risk)
-            if maker >= 0:
-                gain += mask_value(g, pieces, risk) - mask_value(g, broken, risk)
-            if ((obs.hold[me] & ~give & ~broken) | back | pieces) == 0:
-                gain -= OUT_PENALTY
-        elif me == payee:
-            gain += mask_value(g, give, risk) - mask_value(g, back, risk)
-        elif me == maker:
-            gain += mask_value(g, broken, risk) - mask_value(g, pieces, risk)
+    if me == payee:
+        for pk, give, back, maker, broken, pieces, paid in plans:
+            v = w = 0.0
+            for i in pieces_of[give]:
+                v += values[i]
+            if back:
+                for i in pieces_of[back]:
+                    w += values[i]
+            out.append(0.0 + (v - w))
+        return out
+    if me != payer:
+        for pk, give, back, maker, broken, pieces, paid in plans:
+            v = w = 0.0
+            if me == maker:
+                for i in pieces_of[broken]:
+                    v += values[i]
+                for i in pieces_of[pieces]:
+                    w += values[i]
+                out.append(0.0 + (v - w))
+            else:
+                out.append(0.0)
+        return out
+    for pk, give, back, maker, broken, pieces, paid in plans:
+        v = w = 0.0
+        if back:
+            for i in pieces_of[back]:
+                v += values[i]
+        for i in pieces_of[give]:
+            w += values[i]
+        gain = 0.0 + (v - w)
+        if maker >= 0:
+            v = w = 0.0
+            for i in pieces_of[pieces]:
+                v += values[i]
+            for i in pieces_of[broken]:
+                w += values[i]
+            gain += v - w
+        if ((mine & ~give & ~broken) | back | pieces) == 0:
+            gain -= OUT_PENALTY
         out.append(gain)
     return out
 
@@ -68,22 +137,74 @@ def rival_scores(obs, me: int, actions: list[int]) -> list[float]:
     """Expected gain of challenging each rival on the first throw's fee (each
     side wins half the time): pips won, the knock-out bonus if the fee knocks
     them out, less the pieces of their colour you hold; less what you risk."""
-    g = obs.game
-    fee = g.unit * (2 if obs.showdown else 1)
-    alive = sum(obs.alive)
-    my_pips = obs.pips[me]
-    lose = OUT_PENALTY if my_pips <= fee else float(fee)
+    return rival_scores_from(obs.game, me, obs.pips, obs.alive, obs.hold, obs.showdown, actions)
+
+
+def rival_scores_from(g, me: int, pips, alive, hold, showdown: bool, actions) -> list[float]:
+    return _rival_scores(g, me, pips, alive, hold, showdown, [a - TARGET for a in actions])
+
+
+def _rival_scores(g, me: int, pips, alive, hold, showdown: bool, rivals) -> list[float]:
+    fee = g.unit * (2 if showdown else 1)
+    n_alive = sum(alive)
+    lose = OUT_PENALTY if pips[me] <= fee else float(fee)
     out = []
-    for a in actions:
-        q = a - TARGET
-        gain = float(min(fee, obs.pips[q])) * (1.0 - RISK_WEIGHT * 0.5)
-        if obs.pips[q] <= fee:
-            gain += g.unit * (alive - 2)
-            gain -= mask_value(g, obs.hold[me] & g.colmask[g.player_color[q]], [0.0] * len(g.colors))
-            if alive == 2:
+    for q in rivals:
+        pq = pips[q]
+        gain = float(min(fee, pq)) * SURE
+        if pq <= fee:
+            gain += g.unit * (n_alive - 2)
+            gain -= float(g.pips(hold[me] & g.colmask[g.player_color[q]]))  # pips are whole: the sum is exact
+            if n_alive == 2:
                 gain += OUT_PENALTY
-        out.append(0.5 * gain - 0.5 * lose - 1e-3 * obs.pips[q])  # ties: the weaker rival
+        out.append(0.5 * gain - 0.5 * lose - 1e-3 * pq)  # ties: the weaker rival
     return out
+
+
+def smart_rival(g, me: int, hold, alive, pips, showdown: bool) -> int:
+    """The smart chooser's rival: the first of the best ``rival_scores``
+    (memoised on what they depend on: the pips, who is in, which fixes the
+    showdown, and the chooser's holding)."""
+    key = (me, hold[me], *pips, *alive)
+    memo = g.rival_picks
+    q = memo.get(key)
+    if q is None:
+        # when no rival can be knocked out by the fee, the scores differ only by
+        # their last term (- 1e-3 * pips, whole pips apart): the first of the weakest is the best
+        fee = g.unit * (2 if showdown else 1)
+        low = 0
+        for r in range(len(alive)):
+            if r != me and alive[r]:
+                pr = pips[r]
+                if pr <= fee:
+                    rivals = [r for r in range(len(alive)) if r != me and alive[r]]
+                    s = _rival_scores(g, me, pips, alive, hold, showdown, rivals)
+                    q = rivals[s.index(max(s))]
+                    break
+                if q is None or pr < low:
+                    q, low = r, pr
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = q
+    return q
+
+
+def smart_plan(g, me: int, hold, alive, pips, debt, plans) -> int:
+    """The smart chooser's payment plan: the index of the first of the best
+    ``plan_scores`` (memoised per plan list, on the pips and who is in, which fix
+    the pieces' values, and a paying chooser's holding)."""
+    payer = debt[1]
+    key = (id(plans), me, payer, debt[2], hold[me] if me == payer else -1, *pips, *alive)
+    memo = g.plan_picks
+    got = memo.get(key)
+    if got is not None and got[0] is plans:  # (the memo keeps the list: its id is not reused meanwhile)
+        return got[1]
+    s = _plan_gains(piece_values(g, me, pips, alive), me, hold[me], payer, debt[2], plans, g.pieces_of)
+    i = s.index(max(s))
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = (plans, i)
+    return i
 
 
 def scores(obs, actions: list[int]) -> list[float]:

@@ -53,9 +53,9 @@ class ShamboObs:
         self.debt = s.debt
         self.plans = s.plans
         self.log = s.throw_log
-        self.showdown = s.in_showdown()
-        self.n_start = s.game.players
-        self.game = s.game
+        g = self.game = s.game
+        self.showdown = g.showdown and s.n_alive == 2
+        self.n_start = g.players
 
 
 class ShamboState(State):
@@ -75,13 +75,10 @@ class ShamboState(State):
         g = self.game
         n = self.n = g.players
         self.hold = list(g.start_hold)
-        self.pips = [g.pips(m) for m in self.hold]
+        self.pips = list(g.pips_of)
         self.alive = [True] * n
         self.n_alive = n
-        held = 0
-        for m in self.hold:
-            held |= m
-        self.out = ((1 << g.N) - 1) & ~held  # unused colours are set aside
+        self.out = ((1 << g.N) - 1) & ~g.held_at_start  # unused colours are set aside
         self.turn_player = self.acting = 0
         self.rival = -1
         self.phase = CHALLENGE
@@ -186,7 +183,7 @@ class ShamboState(State):
             plan = self.plans[action - PLAN]
             self.plans = None
             self.n_actions += 1
-            self._settle(plan)
+            self._settle(plan, *self.debt)
             self._advance()
         elif ph == THROW:
             # one throw alone (a search trying its options): the challenger's first, then the rival's
@@ -222,18 +219,20 @@ class ShamboState(State):
         if self.log is not None:
             self._event(f"-- turn {self.turns}: P{p + 1} ({self._pips_line()})")
         if self.n_alive == 2:  # the only rival: no decision
+            alive = self.alive
             for q in range(self.n):
-                if q != p and self.alive[q]:
+                if q != p and alive[q]:
                     self._challenge(q)
                     return
 
     def _challenge(self, q: int) -> None:
         self.rival = q
         self.phase = THROW
-        self.c["challenges"] += 1
+        c = self.c
+        c["challenges"] += 1
         self.n_actions += 1
-        if self.in_showdown():
-            self.c["showdown_challenges"] += 1
+        if self.n_alive == 2 and self.game.showdown:
+            c["showdown_challenges"] += 1
         if self.log is not None:
             self._event(f"P{self.turn_player + 1} challenges P{q + 1}")
 
@@ -258,56 +257,66 @@ class ShamboState(State):
         else:
             winner, loser = b, a
         fee = g.unit + g.escalation * self.ties
-        if g.showdown and self.n_alive == 2:
+        if self.n_alive == 2 and g.showdown:
             fee *= 2
         if fee > c["max_fee"]:
             c["max_fee"] = fee
         if self.log is not None:
             self._event(f"P{a + 1} {THROWS[ta]}, P{b + 1} {THROWS[tb]}: P{winner + 1} wins a {fee}-pip fee")
-        self.debts.append((FEE, loser, winner, fee))
-        self._advance()
+        if self.debts:  # (never during a challenge: queued debts are settled before the next turn)
+            self.debts.append((FEE, loser, winner, fee))
+            self._advance()
+        elif self._owe(FEE, loser, winner, fee):
+            self._advance()
 
     def in_showdown(self) -> bool:
         return self.game.showdown and self.n_alive == 2
 
     def _advance(self) -> None:
         """Settle queued debts until a decision is needed; then the next turn."""
-        g = self.game
         debts = self.debts
-        alive = self.alive
         while debts:
             kind, payer, payee, due = debts.pop(0)
-            if not alive[payer] or not alive[payee]:
-                continue
-            if kind == BONUS:
-                due = g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
-                if g.bonus_skip and not (self.hold[payer] & g.small_mask):
-                    self.c["bonus_skipped"] += 1
-                    if self.log is not None:
-                        self._event(f"P{payer + 1} holds no small pyramid: no bonus")
-                    continue
-            plans = g.plans(self.hold, payer, payee, due, alive)
-            self.debt = (kind, payer, payee, due)
-            if len(plans) == 1:
-                self.n_actions += 1
-                self._settle(plans[0])
-                if self.phase == OVER:
-                    return
-                continue
-            self.plans = plans
-            self.phase = PAY
-            return
+            if not self._owe(kind, payer, payee, due):
+                return
         self.debt = None
         self.plans = None
         self._next_turn()
+
+    def _owe(self, kind: int, payer: int, payee: int, due: int) -> bool:
+        """One debt: settled at once when it leaves no choice.  False when a
+        payment decision waits (phase PAY) or the game is over."""
+        alive = self.alive
+        if not alive[payer] or not alive[payee]:
+            return True
+        g = self.game
+        if kind == BONUS:
+            due = g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
+            if g.bonus_skip and not (self.hold[payer] & g.small_mask):
+                self.c["bonus_skipped"] += 1
+                if self.log is not None:
+                    self._event(f"P{payer + 1} holds no small pyramid: no bonus")
+                return True
+        hold = self.hold
+        plans = g.own_plans_memo.get(hold[payer] | due << g.N)  # exact or everything (memoised)
+        if plans is None:
+            plans = g.plans(hold, payer, payee, due, alive)
+        self.debt = (kind, payer, payee, due)
+        if len(plans) == 1:
+            self.n_actions += 1
+            self._settle(plans[0], kind, payer, payee, due)
+            return self.phase != OVER
+        self.plans = plans
+        self.phase = PAY
+        return False
 
     def _from_left(self, p: int) -> list[int]:
         n = self.n
         return [(p + k) % n for k in range(1, n)]
 
-    def _settle(self, plan: tuple) -> None:
-        """Move the pieces of one payment plan, then knock out whoever holds nothing."""
-        kind, payer, payee, due = self.debt
+    def _settle(self, plan: tuple, kind: int, payer: int, payee: int, due: int) -> None:
+        """Move the pieces of one payment plan for the debt (``self.debt``), then
+        knock out whoever holds nothing."""
         pk, give, back, maker, broken, pieces, paid = plan
         hold = self.hold
         if pk != EXACT:
@@ -322,17 +331,18 @@ class ShamboState(State):
                 c["short_payments"] += 1
             else:
                 c["no_change"] += 1
-        hold[payer] = (hold[payer] & ~give) | back
+        left = hold[payer] = (hold[payer] & ~give) | back
         hold[payee] = (hold[payee] & ~back) | give
-        self.pips[payer] -= paid
-        self.pips[payee] += paid
+        pips = self.pips
+        pips[payer] -= paid
+        pips[payee] += paid
         if kind == FEE:
-            self.fees.append((self.ties, due, paid, 1 if self.game.showdown and self.n_alive == 2 else 0))
+            self.fees.append((self.ties, due, paid, 1 if self.n_alive == 2 and self.game.showdown else 0))
         else:
             self.c["bonus_paid"] += 1
         if self.log is not None:
             self._event(self._plan_text(plan, self.debt))
-        if hold[payer] == 0:
+        if left == 0:
             self.wave = []
             if kind == FEE:
                 cause = "own-challenge" if payer == self.turn_player else "challenge"
@@ -386,11 +396,14 @@ class ShamboState(State):
     def _next_turn(self) -> None:
         n = self.n
         p = self.turn_player
-        for k in range(1, n + 1):
-            q = (p + k) % n
-            if self.alive[q]:
-                if q <= p:
-                    self.rounds += 1
+        alive = self.alive
+        for q in range(p + 1, n):
+            if alive[q]:
+                self._begin_turn(q)
+                return
+        for q in range(p + 1):
+            if alive[q]:
+                self.rounds += 1
                 self._begin_turn(q)
                 return
         self._finish([], "stuck")
@@ -456,23 +469,19 @@ class ShamboState(State):
             for w in self.winners:
                 place[w] = 1
             k = len(self.winners) + 1
-            for q, *_ in reversed(self.kos):
+            for ko in reversed(self.kos):
+                q = ko[0]
                 if not place[q]:
                     place[q] = k
                     k += 1
-        c = dict(self.c)
+        pips, alive = self.pips, self.alive
+        scores = [pips[p] if alive[p] else None for p in range(n)]
         return GameRecord(
-            seats=list(range(n)),
-            winners=list(self.winners),
-            turns=self.turns,
-            rounds=self.rounds,
-            actions=self.n_actions,
-            end=self.end,
-            eliminations=list(self.eliminated),
-            scores=[self.pips[p] if self.alive[p] else None for p in range(n)],
-            counters=c,
+            seats=list(range(n)), winners=list(self.winners), turns=self.turns, rounds=self.rounds,
+            actions=self.n_actions, end=self.end, eliminations=list(self.eliminated), scores=scores,
+            counters=dict(self.c),
             per_player={"knockouts": list(self.knockouts), "place": place,
-                        "final_pips": [self.pips[p] if self.alive[p] else 0 for p in range(n)]},
+                        "final_pips": [0 if x is None else x for x in scores]},
             details={"fees": list(self.fees), "kos": list(self.kos), "showdown_at": self.showdown_at},
         )
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import count
+from operator import eq, itemgetter
 
 from validator.kit.stats import hist_mean, hist_summary, rate
 
@@ -40,6 +42,9 @@ PER_PLAYER = {
 }
 
 
+_TIES_SHOWDOWN, _DUE, _PAID, _CAUSE = itemgetter(0, 3), itemgetter(1), itemgetter(2), itemgetter(2)
+
+
 @dataclass
 class ShamboStats:
     games: int = 0
@@ -62,17 +67,17 @@ class ShamboStats:
         n = len(record.seats)
         self.players = max(self.players, n)
         d = record.details
-        for ties, due, paid, sd in d["fees"]:
-            self.fees[(ties, sd)] += 1
-            if paid != due:
-                self.paid[paid - due] += 1
+        fees = d["fees"]
+        self.fees.update(map(_TIES_SHOWDOWN, fees))  # (ties, showdown) per fee
+        if not all(map(eq, map(_DUE, fees), map(_PAID, fees))):
+            for ties, due, paid, sd in fees:
+                if paid != due:
+                    self.paid[paid - due] += 1
         places = record.per_player.get("place", [0] * n)
-        for p in range(n):
-            self.place[(record.seats[p], places[p])] += 1
-            if bots:
-                self.by_bot_place[(bots[p], places[p])] += 1
-        for k, ko in enumerate(d["kos"]):
-            self.out_order[(k, ko[2])] += 1
+        self.place.update(zip(record.seats, places))  # (seat, place) per player
+        if bots:
+            self.by_bot_place.update(zip(bots, places))
+        self.out_order.update(zip(count(), map(_CAUSE, d["kos"])))  # (k-th out, cause)
         if record.counters.get("cascades"):
             self.cascade_games += 1
         if record.end == "wipe-out":
