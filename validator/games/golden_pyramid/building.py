@@ -4,10 +4,11 @@ placement and the forced moves (a mixin of the State)."""
 from __future__ import annotations
 
 from . import geometry as geo
-from .constants import COLOUR, COLUMN_POINTS, FORCED, PLACE, SYMBOL_CARD, TILE
+from .constants import BUILD, COLOUR, COLUMN_POINTS, FORCED, PLACE, SYMBOL_CARD, TILE
 
 LEVEL, SUPPORT, SUPPORT_TILES, COLUMN_NEIGHBOURS = geo.LEVEL, geo.SUPPORT, geo.SUPPORT_TILES, geo.COLUMN_NEIGHBOURS
 LEVEL_POSITIONS, NPOS, TOP, CARRIES = geo.LEVEL_POSITIONS, geo.NPOS, geo.LEVELS, geo.CARRIES
+AFFECTS, NO_NEIGHBOURS, neighbour_colours = geo.AFFECTS, geo.NO_NEIGHBOURS, geo.neighbour_colours
 
 
 def column_points(colours) -> int:
@@ -18,63 +19,61 @@ def column_points(colours) -> int:
     return COLUMN_POINTS[tuple(sorted(counts.values(), reverse=True))]
 
 
-def open_positions(tile) -> tuple:
-    """Empty positions whose four supporting tiles are all built (every level-1 position has none)."""
-    return tuple(t for t in range(NPOS) if tile[t] < 0 and all(tile[x] >= 0 for x in SUPPORT_TILES[t]))
-
-
 class Building:
     __slots__ = ()
 
     # ------------------------------------------------------------------ what can be built
     def _pairs(self, p: int) -> int:
         """Columns the player could name and pay for: per colour, the fewer of cards and cubes."""
-        hand_col, cubes = self.hand_col[p], self.cubes[p]
         pairs = 0
-        for c in range(self.g.K):
-            h, k = hand_col[c], cubes[c]
+        for h, k in zip(self.hand_col[p], self.cubes[p]):
             pairs += h if h < k else k
         return pairs
 
+    def _reach(self, p: int) -> int:
+        """The highest level player ``p`` holds what a tile needs for (0: none): every level up to it
+        can be built, level 1 with any card, an upper level with a card of at least its value that
+        leaves four columns to name and pay for."""
+        held = self.held[p]
+        if not held:
+            return 0
+        hand_col, cubes = self.hand_col[p], self.cubes[p]
+        pairs = 0
+        for h, k in zip(hand_col, cubes):
+            pairs += h if h < k else k
+        if pairs < 4:
+            return 1
+        val = self.g.d_val
+        top = 1
+        if pairs > 4:
+            for d in held:
+                if val[d] > top:
+                    top = val[d]
+        else:  # exactly four columns: the tile card must not be one of them
+            col = self.g.d_col
+            for d in held:
+                if val[d] > top and hand_col[col[d]] > cubes[col[d]]:
+                    top = val[d]
+        return top if top < TOP else TOP
+
     def _buildable_levels(self, p: int) -> list[bool] | None:
         """Per level, whether player ``p`` holds what a tile there needs (None: no level)."""
-        g = self.g
-        hand = self.hands[p]
-        top_val = 0
-        for d in g.by_value_desc:
-            if hand[d]:
-                top_val = g.d_val[d]
-                break
-        if top_val == 0:
-            return None
-        ok = [False, True, False, False, False]
-        if top_val >= 2:
-            pairs = self._pairs(p)
-            if pairs >= 4:
-                hand_col, cubes = self.hand_col[p], self.cubes[p]
-                col, val = g.d_col, g.d_val
-                for d in range(g.D):
-                    if hand[d] and pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4:
-                        for lv in range(2, min(val[d], TOP) + 1):
-                            ok[lv] = True
-        return ok
+        reach = self._reach(p)
+        return [False] + [lv <= reach for lv in range(1, TOP + 1)] if reach else None
 
     def can_build(self, p: int) -> bool:
         """Whether player ``p`` could build a tile anywhere now."""
-        if not self.hand_n[p]:
-            return False
-        ok = self._buildable_levels(p)
-        return bool(ok) and any(ok[LEVEL[t]] for t in self.open)
+        return self.open_cut[self._reach(p)] > 0
 
     def _symbol_legal(self, p: int) -> list[int]:
         """The cards that may name the tile: value >= level, leaving four columns to name and pay for;
         a card whose symbol still has tiles must be used if there is one."""
         g = self.g
         level = LEVEL[self.b_pos]
-        hand, hand_col, cubes = self.hands[p], self.hand_col[p], self.cubes[p]
+        held, hand_col, cubes = self.held[p], self.hand_col[p], self.cubes[p]
         col, val, sym = g.d_col, g.d_val, g.d_sym
         pairs = self._pairs(p) if level > 1 else 0
-        cands = [d for d in range(g.D) if hand[d] and val[d] >= level
+        cands = [d for d in held if val[d] >= level
                  and (level == 1 or pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4)]
         left = self.tiles_left
         matching = [d for d in cands if left[sym[d]]]
@@ -82,17 +81,40 @@ class Building:
 
     def _can_move(self, p: int) -> bool:
         b = self.builder[p]
-        tile, ncol, builders = self.tile, self.ncol, self.builder
-        for t in LEVEL_POSITIONS[LEVEL[b]]:
-            if t != b and tile[t] >= 0 and ncol[t] < 4 and t not in builders:
+        builders = self.builder
+        for t in self.stand[LEVEL[b]]:
+            if t != b and t not in builders:
                 return True
         return False
 
     def _destinations(self, p: int) -> list[int]:
         """Tiles the builder of ``p`` may move to: same level, built, not under four columns, no other builder."""
         b = self.builder[p]
-        tile, ncol, builders = self.tile, self.ncol, self.builder
-        return [t for t in LEVEL_POSITIONS[LEVEL[b]] if t != b and tile[t] >= 0 and ncol[t] < 4 and t not in builders]
+        builders = self.builder
+        return [t for t in self.stand[LEVEL[b]] if t != b and t not in builders]
+
+    # ------------------------------------------------------------------ what the pyramid shows
+    def _pyramid_changed(self) -> None:
+        """Work out again everything read from the pyramid (after a test edits it directly)."""
+        tile, ncol, col = self.tile, self.ncol, self.col
+        self.open = tuple(t for t in range(NPOS) if tile[t] < 0 and all(tile[x] >= 0 for x in SUPPORT_TILES[t]))
+        self.stand = tuple(tuple(t for t in LEVEL_POSITIONS[lv] if tile[t] >= 0 and ncol[t] < 4)
+                           for lv in range(TOP + 1))
+        self.nbs = tuple(neighbour_colours(col, t) if SUPPORT[t] else NO_NEIGHBOURS for t in range(NPOS))
+        self._open_changed()
+
+    def _open_changed(self) -> None:
+        """The tables read from the open positions: the build actions, how many of them lie at each
+        level or below (positions are numbered level by level), the highest open level."""
+        opn = self.open
+        self.open_acts = tuple([BUILD + t for t in opn])
+        cut = [0] * (TOP + 1)
+        for t in opn:
+            cut[LEVEL[t]] += 1
+        for lv in range(1, TOP + 1):
+            cut[lv] += cut[lv - 1]
+        self.open_cut = tuple(cut)
+        self.open_top = LEVEL[opn[-1]] if opn else 1
 
     # ------------------------------------------------------------------ the build
     def _symbol_chosen(self, p: int, d: int) -> None:
@@ -183,13 +205,7 @@ class Building:
         self.built += 1
         self._idle_gap()
         self.last_build = self.turns
-        tile = self.tile
-        opened = [u for u in CARRIES[pos] if all(tile[x] >= 0 for x in SUPPORT_TILES[u])]
-        self.open = tuple(sorted([t for t in self.open if t != pos] + opened)) if opened else \
-            tuple([t for t in self.open if t != pos])
-        self.open_top = max([LEVEL[t] for t in self.open], default=1)
-        if all(self.tile[t] >= 0 for t in LEVEL_POSITIONS[level]):
-            self.level_turn[level - 1] = self.turns
+        self._built(pos, level)
         self.b_cards = []
         self.b_cols = []
         if level == TOP:
@@ -235,6 +251,28 @@ class Building:
                 self._event(f"a fourth column lands under P{o + 1}'s builder and no free tile is left: it stays (-1)")
         self.cur = self.tp
         self._end_turn()
+
+    def _built(self, pos: int, level: int) -> None:
+        """Bring the pyramid's tables up to date after a tile at ``pos`` (its columns in place)."""
+        tile = self.tile
+        opened = [u for u in CARRIES[pos] if all(tile[x] >= 0 for x in SUPPORT_TILES[u])]
+        self.open = tuple(sorted([t for t in self.open if t != pos] + opened)) if opened else \
+            tuple([t for t in self.open if t != pos])
+        self._open_changed()
+        ncol = self.ncol
+        stand = list(self.stand)
+        stand[level] = tuple(sorted(stand[level] + (pos,)))
+        if level > 1:
+            stand[level - 1] = tuple([t for t in stand[level - 1] if ncol[t] < 4])
+            col = self.col
+            nbs = list(self.nbs)
+            for u in AFFECTS[pos]:
+                if tile[u] < 0:
+                    nbs[u] = neighbour_colours(col, u)
+            self.nbs = tuple(nbs)
+        self.stand = tuple(stand)
+        if all(tile[t] >= 0 for t in LEVEL_POSITIONS[level]):
+            self.level_turn[level - 1] = self.turns
 
     def _lose(self, p: int, k: int, key: str) -> None:
         if not self.g.negative_vp:

@@ -69,6 +69,7 @@ class GoldenPyramid(Game):
         self.d_sym = tuple(sidx[r.symbol] for r in play)
         self.d_count = tuple(r.count for r in play)
         self.deck0 = tuple(d for d in range(self.D) for _ in range(self.d_count[d]))
+        self.bits = tuple((i + 1).bit_length() for i in range(len(self.deck0)))  # of a random index <= i
         self.aside = tuple(r.id for r in aside for _ in range(r.count))
         # tiles: one component id per symbol (the first row showing it)
         self.tile_count = [0] * self.S
@@ -92,6 +93,13 @@ class GoldenPyramid(Game):
         self.builder_id = tuple(r.id for r in builders for _ in range(r.count))
         self.builder_colour = tuple(r.color for r in builders for _ in range(r.count))
         self.by_value_desc = tuple(sorted(range(self.D), key=lambda d: (-self.d_val[d], d)))
+
+    def __getstate__(self) -> dict:
+        """What a worker process receives: the game without the caches worked out from it."""
+        state = self.__dict__.copy()
+        state.pop("_heuristic_tables", None)
+        state.pop("_components", None)
+        return state
 
     # -- protocol
     def new_initial_state(self, chance):

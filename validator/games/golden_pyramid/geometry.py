@@ -99,6 +99,21 @@ for _p in range(NPOS):
         per.append(tuple(nb))
     COLUMN_NEIGHBOURS[_p] = tuple(per)
 
+# Upper positions whose columns are next to a column of ``p`` (building ``p`` changes their neighbours).
+AFFECTS = tuple(tuple(u for u in range(NPOS) if u != p and SUPPORT[p]
+                      and any(q in SUPPORT[p] for nb in COLUMN_NEIGHBOURS[u] for q in nb)) for p in range(NPOS))
+NO_NEIGHBOURS = ((), (), (), ())  # no column next to any quarter of a position
+
+
+def neighbour_colours(col, pos: int) -> tuple:
+    """Per support quarter of the upper position ``pos``: the colours of the columns already next to it
+    (``col``: the colour on each quarter, -1 for none); NO_NEIGHBOURS when there is none at all."""
+    out = tuple([tuple([col[q] for q in nb if col[q] >= 0]) for nb in COLUMN_NEIGHBOURS[pos]])
+    return out if any(out) else NO_NEIGHBOURS
+
+
+SUPPORT_SET = tuple(frozenset(SUPPORT_TILES[p]) for p in range(NPOS))
+
 # Where a builder must stand for a new tile at ``pos`` to avoid the -1 ("an orthogonally
 # adjacent tile to the new one or one of the tiles where he placed a column").
 NEAR = tuple(frozenset(TILE_NEIGHBOURS[p]) | frozenset(SUPPORT_TILES[p]) for p in range(NPOS))

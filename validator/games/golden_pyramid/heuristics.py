@@ -21,30 +21,85 @@ from . import geometry as geo
 from .building import column_points
 from .constants import (BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DEST, DISCARD_CARD, EMPTY_DRAW, END_BONUS,
                         FORCED, KEEP, KEEP_SET, MAIN, MARKET, MARKET_KIND, MOVE, MOVE_KIND, MOVING, OFFER, OFFER_KIND,
-                        PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, SYMBOL, SYMBOL_CARD, TILE, TILE_OF)
+                        PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, STRIDE, SYMBOL, SYMBOL_CARD, TILE, TILE_OF)
 
-LEVEL, SUPPORT, COLUMN_NEIGHBOURS, TOP = geo.LEVEL, geo.SUPPORT, geo.COLUMN_NEIGHBOURS, geo.LEVELS
+LEVEL, SUPPORT_SET, TOP, NO_NEIGHBOURS = geo.LEVEL, geo.SUPPORT_SET, geo.LEVELS, geo.NO_NEIGHBOURS
 LEVEL_POSITIONS = geo.LEVEL_POSITIONS
 BUILD_PREMIUM = 2.0  # a build that earns nothing still beats gathering: it moves the game on
 ENDING_BONUS = 10.0  # building the top tile when it wins the game
-NO_NEIGHBOURS = ((), (), (), ())
-
-
-_WORTH: dict = {}
 
 
 def card_worth(g) -> tuple:
     """A card's base worth by design: a little for being a card, more for its value."""
-    worth = _WORTH.get(g.d_val)
-    if worth is None:
-        worth = _WORTH[g.d_val] = tuple(0.35 + 0.12 * v for v in g.d_val)
-    return worth
+    return tables(g).worth
+
+
+class Tables:
+    """The terms the scores read by card design, value and situation, worked out once per game (kept on
+    the compiled game as ``_heuristic_tables``)."""
+
+    __slots__ = ("worth", "held4", "held", "cards4")
+
+    def __init__(self, g):
+        val = g.d_val
+        self.worth = worth = tuple(0.35 + 0.12 * v for v in val)
+        # a card in hand's worth by the open level (``target``) and whether a cube waits for it: not (0),
+        # with more than four ready columns (1), with four or fewer (2)
+        self.held = [()] + [tuple(tuple(worth[d] + paired + (0.2 if val[d] >= target > 1 else 0.0)
+                                        for paired in (0.0, 0.35, 0.7)) for d in range(g.D))
+                            for target in range(1, TOP + 1)]
+        self.held4 = [tuple(tuple(SCALE * u for u in row) for row in by_design) for by_design in self.held]
+        # drawing value + 1 cards (keep three) by the room left in hand and the card's value
+        top = max(val) + 1
+        self.cards4 = []
+        for room in range(g.hand_limit + 2):
+            row = []
+            for v in range(top):
+                k = v + 1 if v < 2 else 3
+                if k > room:
+                    k = room
+                row.append(SCALE * (0.55 * k + (0.1 * (v - 2) if v > 2 else 0.0)))
+            self.cards4.append(tuple(row))
+
+    def cube_terms(self, wanted_bag: int, bag_n: int, short: bool) -> tuple:
+        """By card value: drawing that many cubes (keep half rounded up), times SCALE."""
+        top = len(self.cards4[0])
+        key = (wanted_bag, bag_n, short, top)
+        row = _CUBE_TERMS.get(key)
+        if row is None:
+            q = wanted_bag / bag_n if bag_n else 0.0
+            hi = 1.0 if short else 0.5
+            row = []
+            for v in range(top):
+                x = v if v < bag_n else bag_n
+                keep = (x + 1) // 2
+                good = x * q * 1.3
+                if good > keep:
+                    good = keep
+                row.append(SCALE * (good * hi + (keep - good) * 0.2))
+            row = _CUBE_TERMS[key] = tuple(row)
+        return row
+
+
+_TABLES: dict = {}  # by the cards' values and the hand limit (a worker process receives many copies of a game)
+_CUBE_TERMS: dict = {}
+
+
+def tables(g) -> Tables:
+    t = g.__dict__.get("_heuristic_tables")
+    if t is None:
+        key = (g.d_val, g.hand_limit)
+        t = _TABLES.get(key)
+        if t is None:
+            t = _TABLES[key] = Tables(g)
+        g._heuristic_tables = t
+    return t
 
 
 class Need:
-    """The player's resources as the heuristic weighs them (built once per decision)."""
+    """The player's resources as the heuristic weighs them (for the rarer decisions)."""
 
-    __slots__ = ("g", "hc", "cb", "pairs", "target", "hand_n", "limit", "short", "memo", "worth", "_held")
+    __slots__ = ("g", "hc", "cb", "pairs", "target", "hand_n", "limit", "short", "worth")
 
     def __init__(self, obs):
         g = self.g = obs.game
@@ -59,9 +114,7 @@ class Need:
         self.target = obs.open_top
         self.hand_n = obs.hand_n[p]
         self.limit = g.hand_limit
-        self._held = {}
         self.worth = card_worth(g)
-        self.memo = {}  # best tiles by (level, neighbours), shared by the build actions of one decision
 
     def swap(self, got: int, *lost: int) -> float:
         """The change in ready columns (in VP-like units) from receiving a cube of ``got`` and handing over
@@ -89,21 +142,84 @@ class Need:
 
     def held(self, d: int) -> float:
         """A card in hand's worth (it may be the one that pairs with a cube)."""
-        u = self._held.get(d)
-        if u is None:
-            g = self.g
-            c = g.d_col[d]
-            u = self.worth[d]
-            if self.cb[c] >= self.hc[c]:
-                u += 0.7 if self.pairs <= 4 else 0.35
-            if g.d_val[d] >= self.target > 1:
-                u += 0.2
-            self._held[d] = u
+        g = self.g
+        c = g.d_col[d]
+        u = self.worth[d]
+        if self.cb[c] >= self.hc[c]:
+            u += 0.7 if self.pairs <= 4 else 0.35
+        if g.d_val[d] >= self.target > 1:
+            u += 0.2
         return u
 
 
 # ------------------------------------------------------------------ columns
-_PATTERN: dict = {}
+_PATTERN: dict = {}  # the best completion by the pattern of the counts (colours named, columns left)
+_COMPLETION: dict = {}  # the same by the columns left per colour and the colours named
+
+
+def pattern_points(avail) -> int:
+    """VP of the best colour pattern of four columns named from ``avail[c]`` columns of colour c: four of
+    one colour 4, two pairs 3, three and one 2, a pair 1, four colours 0; -99: fewer than four."""
+    total = twos = most = 0
+    for a in avail:
+        total += a
+        if a >= 2:
+            twos += 1
+        if a > most:
+            most = a
+    if total < 4:
+        return -99
+    if most >= 4:
+        return 4
+    if twos >= 2:
+        return 3
+    return 2 if most == 3 else 1 if most == 2 else 0
+
+
+def completion_points(avail, fixed: tuple) -> int:
+    """VP of the best colour pattern completing ``fixed`` (the colours named for the first quarters) with
+    ``avail[c]`` more columns of colour c (exhaustive, cached); -99: four columns cannot be named."""
+    key = (tuple(avail), fixed)
+    v = _COMPLETION.get(key)
+    if v is None:
+        r = 4 - len(fixed)
+        counts = [0] * len(avail)
+        for c in fixed:
+            counts[c] += 1
+        pattern = tuple(sorted([f * 4 + (a if a < r else r) for f, a in zip(counts, avail)]))
+        v = _PATTERN.get(pattern)
+        if v is None:
+            v = _PATTERN[pattern] = _best([code & 3 for code in pattern],
+                                          [i for i, code in enumerate(pattern) for _ in range(code >> 2)])
+        if len(_COMPLETION) >= 200_000:
+            _COMPLETION.clear()
+        _COMPLETION[key] = v
+    return v
+
+
+def neighbour_points(avail, neighbours, fixed: tuple = ()) -> int:
+    """Same-colour neighbours of the four columns: for the quarters named (``fixed``) their colours', for
+    the others the best colour the player could still name (a slight overestimate)."""
+    k = len(fixed)
+    v = 0
+    for q in range(4):
+        nb = neighbours[q]
+        if nb:
+            if q < k:
+                v += nb.count(fixed[q])
+            elif len(nb) == 1:
+                if avail[nb[0]] > 0:
+                    v += 1
+            elif len(nb) == 2:
+                x, y = nb
+                if x == y:
+                    if avail[x] > 0:
+                        v += 2
+                elif avail[x] > 0 or avail[y] > 0:
+                    v += 1
+            else:
+                v += max([nb.count(c) for c in nb if avail[c] > 0], default=0)
+    return v
 
 
 def best_columns(avail, neighbours, fixed: tuple = ()) -> float:
@@ -111,29 +227,10 @@ def best_columns(avail, neighbours, fixed: tuple = ()) -> float:
     the first quarters) with ``avail[c]`` more columns of colour c, plus the same-colour neighbours of
     each quarter (``neighbours[k]``: the colours next to quarter k; for the quarters still open, the
     best one the player could name, a slight overestimate).  -99: four columns cannot be named."""
-    k = len(fixed)
-    r = 4 - k
-    if k:
-        key = tuple(sorted([(a if a < r else r, fixed.count(c)) for c, a in enumerate(avail)]))
-    else:
-        key = tuple(sorted([a if a < 4 else 4 for a in avail]))
-    v = _PATTERN.get(key)
-    if v is None:
-        if k:
-            v = _best([a for a, _ in key], [c for c, (_, f) in enumerate(key) for _ in range(f)])
-        else:
-            v = _best(list(key), [])
-        _PATTERN[key] = v
+    v = completion_points(avail, fixed) if fixed else pattern_points(avail)
     if v < 0 or neighbours is NO_NEIGHBOURS:
         return v
-    for q in range(4):
-        nb = neighbours[q]
-        if nb:
-            if q < k:
-                v += nb.count(fixed[q])
-            else:
-                v += max([nb.count(c) for c in nb if avail[c] > 0], default=0)
-    return v
+    return v + neighbour_points(avail, neighbours, fixed)
 
 
 def _best(avail: list[int], fixed: list[int]) -> int:
@@ -157,63 +254,103 @@ def _best(avail: list[int], fixed: list[int]) -> int:
 
 def column_neighbours(obs, pos: int) -> tuple:
     """Per support quarter of ``pos``: the colours of the columns already next to it."""
-    col = obs.col
-    out = tuple([tuple([col[q] for q in nb if col[q] >= 0]) for nb in COLUMN_NEIGHBOURS[pos]])
-    return out if any(out) else NO_NEIGHBOURS
+    return obs.nbs[pos]
+
+
+def _ready(hc, cb) -> list[int]:
+    """Ready columns per colour: the fewer of cards and cubes."""
+    out = []
+    for h, k in zip(hc, cb):
+        out.append(h if h < k else k)
+    return out
 
 
 # ------------------------------------------------------------------ builds
-def build_gain(obs, need: Need, pos: int) -> float:
-    """The VP a build at ``pos`` earns now with the player's best choice of cards and colours."""
-    g = obs.game
-    p = obs.player
-    level = LEVEL[pos]
-    b = obs.builder[p]
-    gain = 0.0 if (b >= 0 and b in g.near[pos]) else -1.0
-    top = obs.top[p]
-    if level > top:
-        gain += END_BONUS[level] - END_BONUS[top]
-    nbs = column_neighbours(obs, pos) if level > 1 else NO_NEIGHBOURS
-    key = (level, nbs)
-    memo = need.memo
-    best = memo.get(key)
-    if best is None:
-        best = memo[key] = _best_tile(obs, need, level, nbs)
-    if level > 1 and b >= 0 and obs.ncol[b] == 3 and any(q >> 2 == b for q in SUPPORT[pos]):
-        gain -= 1.0  # the fourth column under one's own builder
-    if level == TOP:
-        # the top tile ends the game: a sure win is the best move there is
-        vp, tops = obs.vp, obs.top
-        mine = vp[p] + gain + best + END_BONUS[top]  # gain holds the rise of the end bonus to level 4
-        best_other = max([vp[q] + END_BONUS[tops[q]] for q in range(len(vp)) if q != p], default=-99)
-        if mine >= best_other:
-            return gain + best + ENDING_BONUS
-    return gain + best
-
-
-def _best_tile(obs, need: Need, level: int, nbs) -> float:
-    g = obs.game
-    hand = obs.hand
-    left = obs.tiles_left
-    if level == 1:
-        return max([(1.0 if left[g.d_sym[d]] else 0.0) - 0.3 * need.held(d) for d in range(g.D) if hand[d]],
-                   default=-9.0)
-    hc, cb = need.hc, need.cb
+def _upper_best(g, held, hc, cb, ready, left, level: int, nbs, patterns: dict) -> float:
+    """The VP of the best upper tile at ``level``: its tile points with the best card that can name it,
+    and the best columns the other cards and the cubes make (-9: no card can).  ``patterns`` keeps, per
+    colour of the naming card, the columns left and their best pattern, for the whole decision."""
+    val, col, sym = g.d_val, g.d_col, g.d_sym
     best = -9.0
-    seen = set()
-    for d in range(g.D):
-        if not hand[d] or g.d_val[d] < level:
+    seen = 0
+    for d in held:
+        if val[d] < level:
             continue
-        c = g.d_col[d]
-        matched = left[g.d_sym[d]] > 0
-        if (c, matched) in seen:
+        c = col[d]
+        matched = left[sym[d]] > 0
+        bit = 1 << (2 * c + matched)
+        if seen & bit:
             continue
-        seen.add((c, matched))
-        avail = [min(hc[x] - (x == c), cb[x]) for x in range(g.K)]
-        v = (level if matched else 0) + best_columns(avail, nbs)
+        seen |= bit
+        known = patterns.get(c)
+        if known is None:
+            avail = ready[:]
+            if hc[c] <= cb[c]:  # the naming card was one of the ready columns
+                avail[c] -= 1
+            known = patterns[c] = (avail, pattern_points(avail))
+        avail, v = known
+        if v >= 0 and nbs is not NO_NEIGHBOURS:
+            v += neighbour_points(avail, nbs)
+        if matched:
+            v += level
         if v > best:
             best = v
     return best
+
+
+def _build_values(obs, p: int, cb, held_row, paired: int, builds) -> list[float]:
+    """What each build earns now, plus BUILD_PREMIUM, times SCALE (``held_row[d]``: the worth of card d in
+    hand without and with a cube waiting for it, ``paired`` the column of the latter)."""
+    g = obs.game
+    hc = obs.hand_col
+    b = obs.builder[p]
+    top = obs.top[p]
+    near = g.near
+    ncol = obs.ncol
+    nbs_at = obs.nbs
+    left = obs.tiles_left
+    held = obs.held
+    best1 = ready = None
+    memo = {}
+    patterns = {}
+    out = []
+    for a in builds:
+        pos = a - BUILD
+        level = LEVEL[pos]
+        gain = 0.0 if (b >= 0 and b in near[pos]) else -1.0
+        if level > top:
+            gain += END_BONUS[level] - END_BONUS[top]
+        if level == 1:
+            if best1 is None:  # the best card to name a level-1 tile: its tile point, less what it is worth
+                sym, col = g.d_sym, g.d_col
+                for d in held:
+                    c = col[d]
+                    x = (1.0 if left[sym[d]] else 0.0) - 0.3 * held_row[d][0 if cb[c] < hc[c] else paired]
+                    if best1 is None or x > best1:
+                        best1 = x
+                if best1 is None:
+                    best1 = -9.0
+            best = best1
+        else:
+            nbs = nbs_at[pos]
+            key = (level, nbs)
+            best = memo.get(key)
+            if best is None:
+                if ready is None:
+                    ready = _ready(hc, cb)
+                best = memo[key] = _upper_best(g, held, hc, cb, ready, left, level, nbs, patterns)
+            if b >= 0 and ncol[b] == 3 and b in SUPPORT_SET[pos]:
+                gain -= 1.0  # the fourth column under one's own builder
+            if level == TOP:
+                # the top tile ends the game: a sure win is the best move there is
+                vp, tops = obs.vp, obs.top
+                mine = vp[p] + gain + best + END_BONUS[top]  # gain holds the rise of the end bonus to level 4
+                best_other = max([vp[q] + END_BONUS[tops[q]] for q in range(len(vp)) if q != p], default=-99)
+                if mine >= best_other:
+                    out.append(SCALE * (BUILD_PREMIUM + (gain + best + ENDING_BONUS)))
+                    continue
+        out.append(SCALE * (BUILD_PREMIUM + (gain + best)))
+    return out
 
 
 def nearness(obs, t: int) -> float:
@@ -234,17 +371,27 @@ def nearness(obs, t: int) -> float:
 
 # ------------------------------------------------------------------ the scores
 SCALE = 4.0  # scores are VP x 4: the kit's search bot looks again at calls closer than its margin (4): 1 VP here
+POINT2, POINT15 = SCALE * 0.2, SCALE * 0.15
 
 
 def scores(obs, actions: list[int]) -> list[float]:
     """The greedy rating of each action (VP-like units, times SCALE)."""
-    return [SCALE * v for v in _scores(obs, actions)]
-
-
-def _scores(obs, actions: list[int]) -> list[float]:
     ph = obs.phase
     if ph == MAIN:
         return _main_scores(obs, actions)
+    if ph == COLOUR:
+        return _colour_scores(obs, actions)
+    if ph == RETURN:
+        return _return_scores(obs, actions)
+    out = []
+    for v in _scores(obs, actions):
+        out.append(SCALE * v)
+    return out
+
+
+def _scores(obs, actions: list[int]) -> list[float]:
+    """The ratings of the rarer decisions (VP-like units)."""
+    ph = obs.phase
     if ph == PLACE:
         b = obs.builder[obs.player]
         here = nearness(obs, b) if b >= 0 and obs.ncol[b] < 4 else -1.0
@@ -256,31 +403,19 @@ def _scores(obs, actions: list[int]) -> list[float]:
     if ph == TILE:
         return [float(obs.tiles_left[a - TILE_OF]) for a in actions]
     need = Need(obs)
-    if ph == COLOUR:
-        return _colour_scores(obs, need, actions)
     if ph == KEEP:
         return _keep_scores(obs, need, actions)
-    if ph == RETURN:
-        # put back a cube no card waits for, of a colour the player has many of
-        hc, cb, pend = need.hc, need.cb, obs.pend_cubes
-        hi = 1.0 if need.short else 0.5
-        out = []
-        for a in actions:
-            c = a - RETURN_CUBE
-            k = cb[c] + pend[c]
-            out.append(-(hi if hc[c] >= k else 0.0) - 0.01 * k)
-        return out
     if ph == SYMBOL:
         return [_symbol_value(obs, need, a - SYMBOL_CARD) for a in actions]
     if ph == RESPOND:
         _, give, take = obs.offer  # this player would receive ``give`` and hand over ``take``
         return [need.swap(give, take) - 0.05, 0.0]
     g = obs.game
+    if actions and actions[-1] >= MARKET:
+        return _market_scores(g, need, actions, 1.0 if ph == REFRESHED else 0.0)
     out = []
     for a in actions:
-        if a >= MARKET:
-            out.append(_market_value(g, need, a) - (1.0 if ph == REFRESHED else 0.0))
-        elif a >= OFFER:
+        if a >= OFFER:
             out.append(_offer_value(obs, need, a))
         elif a >= DISCARD_CARD:
             out.append(-need.held(a - DISCARD_CARD))
@@ -291,79 +426,130 @@ def _scores(obs, actions: list[int]) -> list[float]:
 
 def _main_scores(obs, actions: list[int]) -> list[float]:
     """Main actions come sorted by kind: the kinds below CUBES, then cubes, one cube, cards (one per card
-    design in hand each) and the builds; each block is rated in one pass."""
+    design in hand each) and the builds; each block is rated in one pass.  The ratings come times SCALE
+    (a power of two: scaling the terms gives exactly the scaled sums)."""
     g = obs.game
-    need = Need(obs)
-    hc, cb = need.hc, need.cb
-    val, col, worth = g.d_val, g.d_col, need.worth
+    p = obs.player
+    hc = obs.hand_col
+    cb = obs.cubes[p]
+    # one pass over the colours: ready columns, cubes no card waits for, colours wanted and the bag
+    pairs = free = wanted_bag = 0
+    spare = market_gain = False
+    wanted = []
+    c = 0
+    for h, k, b, m in zip(hc, cb, obs.bag, obs.market):
+        if h < k:
+            pairs += h
+            free += k - h
+            spare = True
+        else:
+            pairs += k
+            if h > k:
+                wanted.append(c)
+                wanted_bag += b
+                if m:
+                    market_gain = True
+        c += 1
+    bag_n = obs.bag_n
+    short = pairs < 4
+    hi = 1.0 if short else 0.5
+    target = obs.open_top
+    n = len(actions)
     i1 = bisect_left(actions, CUBES)
-    i2 = bisect_left(actions, CUBE, i1)
-    i3 = bisect_left(actions, CARDS, i2)
+    i3 = bisect_left(actions, CARDS, i1)
     i4 = bisect_left(actions, BUILD, i3)
-    out = [_kind_value(obs, need, a) for a in actions[:i1]]
-    if i4 > i3:
-        paired = 0.7 if need.pairs <= 4 else 0.35
-        target = need.target
-        hi = 1.0 if need.short else 0.5
-        # what each card in hand is worth (every held design has a CARDS action)
-        u = {}
-        for a in actions[i3:i4]:
-            d = a - CARDS
+    out = []
+    for a in actions[:i1]:
+        if a == MOVE_KIND:
+            out.append(-SCALE if target > 1 and short else SCALE * _move_value(obs, p))
+        elif a == OFFER_KIND:
+            # roughly the best offer: a wanted colour some partner holds for a cube the player can spare
+            # (one more ready column, none lost)
+            best = -1.0
+            if spare:
+                cubes, offered = obs.cubes, obs.offered
+                for q in range(len(cubes)):
+                    if q != p and not offered >> q & 1:
+                        theirs = cubes[q]
+                        for c in wanted:
+                            if theirs[c]:
+                                best = 1 * hi
+                                break
+                        if best > 0:
+                            break
+            out.append(SCALE * (0.5 * best))
+        elif a == MARKET_KIND:
+            # the best 2:1 market trade, roughly: a wanted colour for two cubes no card waits for
+            loss = 0.0 if free >= 2 else 2.0 - free
+            out.append(SCALE * (((1.0 if market_gain else 0.0) - loss) * hi - 0.1))
+        elif a == REFRESH:
+            out.append(SCALE * -0.6)
+        elif EMPTY_DRAW <= a < EMPTY_DRAW + 2:
+            out.append(SCALE * (0.6 * (a - EMPTY_DRAW + 1)))
+        else:
+            out.append(0.0)  # PASS
+    if i4 == i3:
+        return out
+    # the card actions: what each card in hand is worth (a cube may wait for it), less what playing it
+    # brings: its value in cubes (keep half rounded up), one cube of its colour, value + 1 cards (keep three)
+    t = tables(g)
+    val, col = g.d_val, g.d_col
+    paired = 2 if pairs <= 4 else 1  # the worth tables' column when a cube waits for the card
+    room = g.hand_limit - obs.hand_n[p] + 1
+    card4 = t.cards4[room if room > 0 else 0]
+    held4 = t.held4[target]
+    held = obs.held
+    # the legal main actions hold one cubes and one cards action per design in hand, and one cube action
+    # for each whose colour the bag has: then the three blocks are rated in one pass over the hand
+    i2 = bisect_left(actions, CUBE, i1)
+    cards_out = []
+    if bag_n and i2 - i1 == i4 - i3 == len(held):
+        cube4 = t.cube_terms(wanted_bag, bag_n, short)
+        hi4 = SCALE * hi
+        bag = obs.bag
+        cube_out = []
+        for d in held:
             c = col[d]
-            u[d] = worth[d] + (paired if cb[c] >= hc[c] else 0.0) + (0.2 if val[d] >= target > 1 else 0.0)
-        q, bag_n, room = _cube_terms(obs, need)
-        for a in actions[i1:i2]:  # draw the value in cubes, keep half rounded up
-            d = a - CUBES
-            v = val[d] if val[d] < bag_n else bag_n
-            keep = (v + 1) // 2
-            good = v * q * 1.3
-            if good > keep:
-                good = keep
-            out.append(good * hi + (keep - good) * 0.2 - u[d])
-        for a in actions[i2:i3]:  # one cube of the card's colour
-            d = a - CUBE
-            c = col[d]
-            out.append((hi if hc[c] - 1 > cb[c] else 0.2) - u[d] + 0.15)
-        for a in actions[i3:i4]:  # draw value + 1 cards, keep three
-            d = a - CARDS
             v = val[d]
-            k = v + 1 if v < 2 else 3
-            if k > room:
-                k = room
-            out.append(0.55 * k + (0.1 * (v - 2) if v > 2 else 0.0) - u[d])
-    if i4 < len(actions):
-        out += [BUILD_PREMIUM + build_gain(obs, need, a - BUILD) for a in actions[i4:]]
+            u4 = held4[d][0 if cb[c] < hc[c] else paired]
+            out.append(cube4[v] - u4)
+            cards_out.append(card4[v] - u4)
+            if bag[c]:
+                cube_out.append(((hi4 if hc[c] - 1 > cb[c] else POINT2) - u4) + POINT15)
+        if len(cube_out) == i3 - i2:
+            out += cube_out
+        else:
+            del out[i1:]
+            cards_out = None
+    elif not bag_n and i1 == i3 and i4 - i3 == len(held):
+        for d in held:
+            c = col[d]
+            cards_out.append(card4[val[d]] - held4[d][0 if cb[c] < hc[c] else paired])
+    else:
+        cards_out = None
+    if cards_out is None:  # not the legal main actions: each card action on its own
+        u4 = {}
+        for a in actions[i1:i4]:
+            d = (a - CUBES) % STRIDE
+            c = col[d]
+            u4[d] = held4[d][0 if cb[c] < hc[c] else paired]
+        cube4 = t.cube_terms(wanted_bag, bag_n, short)
+        for a in actions[i1:i4]:
+            if a < CUBE:
+                d = a - CUBES
+                out.append(cube4[val[d]] - u4[d])
+            elif a < CARDS:
+                d = a - CUBE
+                c = col[d]
+                out.append(((SCALE * hi if hc[c] - 1 > cb[c] else POINT2) - u4[d]) + POINT15)
+            else:
+                d = a - CARDS
+                out.append(card4[val[d]] - u4[d])
+    else:
+        out += cards_out
+    if i4 < n:
+        out += _build_values(obs, p, cb, t.held[target], paired, actions[i4:])
     return out
-
-
-def _kind_value(obs, need: Need, a: int) -> float:
-    if a == MOVE_KIND:
-        if need.target > 1 and need.short:
-            return -1.0  # not ready for an upper tile: no point placing the builder yet
-        return _move_value(obs, obs.player)
-    if a == OFFER_KIND:
-        return 0.5 * _best_offer(obs, need)
-    if a == MARKET_KIND:
-        return _best_market(obs, need)
-    if a == REFRESH:
-        return -0.6
-    if EMPTY_DRAW <= a < EMPTY_DRAW + 2:
-        return 0.6 * (a - EMPTY_DRAW + 1)
-    return 0.0  # PASS
-
-
-def _cube_terms(obs, need: Need) -> tuple:
-    """Shared terms of the card actions: the chance a drawn cube is wanted, the bag's size and the cards
-    that may be kept after playing one."""
-    bag = obs.bag
-    bag_n = sum(bag)
-    hc, cb = need.hc, need.cb
-    wanted = 0
-    for c in range(len(bag)):
-        if hc[c] > cb[c]:
-            wanted += bag[c]
-    room = need.limit - need.hand_n + 1
-    return (wanted / bag_n if bag_n else 0.0), bag_n, (room if room > 0 else 0)
 
 
 def _move_value(obs, p: int) -> float:
@@ -382,23 +568,40 @@ def _move_value(obs, p: int) -> float:
     return 0.25 * (best - here) - 0.3
 
 
-def _colour_scores(obs, need: Need, actions: list[int]) -> list[float]:
+def _return_scores(obs, actions: list[int]) -> list[float]:
+    """Put back a cube no card waits for, of a colour the player has many of (times SCALE)."""
+    hc, cb, pend = obs.hand_col, obs.cubes[obs.player], obs.pend_cubes
+    pairs = 0
+    for h, k in zip(hc, cb):
+        pairs += h if h < k else k
+    hi = 1.0 if pairs < 4 else 0.5
+    out = []
+    for a in actions:
+        c = a - RETURN_CUBE
+        k = cb[c] + pend[c]
+        out.append(SCALE * (-(hi if hc[c] >= k else 0.0) - 0.01 * k))
+    return out
+
+
+def _colour_scores(obs, actions: list[int]) -> list[float]:
     """The best columns reachable when this card names the next one (cards of one colour alike), less a
-    little for the card's value: the player keeps his high cards."""
+    little for the card's value: the player keeps his high cards (times SCALE)."""
     g = obs.game
-    nbs = column_neighbours(obs, obs.b_pos)
-    hc, cb = need.hc, need.cb
+    nbs = obs.nbs[obs.b_pos]
+    ready = _ready(obs.hand_col, obs.cubes[obs.player])
     fixed = tuple(obs.b_cols)
+    val, col = g.d_val, g.d_col
     by_colour = {}
     out = []
     for a in actions:
         d = a - COLOUR_CARD
-        c = g.d_col[d]
+        c = col[d]
         v = by_colour.get(c)
         if v is None:
-            avail = [min(hc[x] - (x == c), cb[x] - (x == c)) for x in range(g.K)]
+            avail = ready[:]
+            avail[c] -= 1  # the card and a cube of its colour go into this column
             v = by_colour[c] = best_columns(avail, nbs, fixed + (c,))
-        out.append(v - 0.05 * g.d_val[d])
+        out.append(SCALE * (v - 0.05 * val[d]))
     return out
 
 
@@ -410,8 +613,10 @@ def _symbol_value(obs, need: Need, d: int) -> float:
     if level == 1:
         return v - 0.5 * need.held(d)
     c = g.d_col[d]
-    avail = [min(need.hc[x] - (x == c), need.cb[x]) for x in range(g.K)]
-    return v + best_columns(avail, column_neighbours(obs, obs.b_pos))
+    avail = _ready(need.hc, need.cb)
+    if need.hc[c] <= need.cb[c]:  # the naming card was one of the ready columns
+        avail[c] -= 1
+    return v + best_columns(avail, obs.nbs[obs.b_pos])
 
 
 def _keep_scores(obs, need: Need, actions: list[int]) -> list[float]:
@@ -440,42 +645,37 @@ def _offer_value(obs, need: Need, a: int) -> float:
     return need.swap(take, give) + 0.03 * theirs[take] - 0.05 * theirs[give]
 
 
-def _best_offer(obs, need: Need) -> float:
-    """Roughly the best offer: a wanted colour some partner holds for a cube the player can spare."""
-    p = obs.player
-    mine = obs.cubes[p]
-    K = obs.game.K
-    spare = [c for c in range(K) if mine[c] and need.hc[c] < mine[c]]
-    if not spare:
-        return -1.0
-    wanted = [c for c in range(K) if need.hc[c] > mine[c]]
-    best = -1.0
-    for q in range(len(obs.cubes)):
-        if q != p and not obs.offered >> q & 1:
-            theirs = obs.cubes[q]
-            for c in wanted:
-                if theirs[c]:
-                    v = need.swap(c, spare[0])
-                    if v > best:
-                        best = v
-    return best
-
-
-def _best_market(obs, need: Need) -> float:
-    """The best 2:1 market trade, roughly: a wanted colour for two cubes no card waits for."""
-    K = obs.game.K
-    hc, cb = need.hc, need.cb
-    gain = 1.0 if any(obs.market[c] and hc[c] > cb[c] for c in range(K)) else 0.0
-    free = sum([cb[c] - hc[c] for c in range(K) if cb[c] > hc[c]])
-    loss = 0.0 if free >= 2 else 2.0 - free
-    return (gain - loss) * (1.0 if need.short else 0.5) - 0.1
-
-
-def _market_value(g, need: Need, a: int) -> float:
+def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[float]:
+    """Each 2:1 market trade: the change in ready columns (``Need.swap``, worked out per colour once), less
+    a little, and ``extra`` (the VP a trade after a refresh costs)."""
     K = g.K
-    take, rest = divmod(a - MARKET, K * K)
-    give, out = divmod(rest, K)
-    return need.swap(take, give, out) - 0.1
+    hc, cb = need.hc, need.cb
+    hi = 1.0 if need.short else 0.5
+    # ready columns won by one more cube of a colour, lost by one or two fewer
+    up, down, down2 = [], [], []
+    for h, k in zip(hc, cb):
+        now = h if h < k else k
+        up.append((h if h < k + 1 else k + 1) - now)
+        down.append((h if h < k - 1 else k - 1) - now)
+        down2.append((h if h < k - 2 else k - 2) - now)
+    KK = K * K
+    out = []
+    for a in actions:
+        if a < MARKET:  # END after a refresh
+            out.append(0.0)
+            continue
+        take, rest = divmod(a - MARKET, KK)
+        give, put = divmod(rest, K)
+        if take == give:
+            diff = down[take] if give == put else down[put]
+        elif take == put:
+            diff = down[give]
+        elif give == put:
+            diff = up[take] + down2[give]
+        else:
+            diff = up[take] + down[give] + down[put]
+        out.append(diff * hi - 0.1 - extra)
+    return out
 
 
 # ------------------------------------------------------------------ evaluation (search bot) and readiness
@@ -483,13 +683,16 @@ def readiness(state, p: int) -> float:
     """Resources in VP-like units: ready columns (card + cube of a colour), a card for the top open level,
     cards in hand."""
     g = state.g
-    hc, cb = state.hand_col[p], state.cubes[p]
     pairs = 0
-    for c in range(g.K):
-        pairs += hc[c] if hc[c] < cb[c] else cb[c]
-    target = max([LEVEL[t] for t in state.open], default=1)
-    hand = state.hands[p]
-    high = any(hand[d] and g.d_val[d] >= target for d in range(g.D))
+    for h, k in zip(state.hand_col[p], state.cubes[p]):
+        pairs += h if h < k else k
+    target = state.open_top
+    val = g.d_val
+    high = False
+    for d in state.held[p]:
+        if val[d] >= target:
+            high = True
+            break
     return (min(pairs, 4) + 0.4 * min(max(pairs - 4, 0), 4) + 0.12 * min(state.hand_n[p], g.hand_limit)
             + (0.8 if high else 0.0))
 

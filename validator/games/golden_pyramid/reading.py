@@ -5,7 +5,7 @@ A mixin of the State (``state.py`` holds the rules); it changes nothing in the g
 
 from __future__ import annotations
 
-from validator.kit import Chance, GameRecord, check_conservation, copy_generator, shuffle
+from validator.kit import GameRecord, check_conservation, copy_generator
 
 from . import geometry as geo
 from .constants import (ACCEPT, BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DECLINE, DEST, DISCARD_CARD,
@@ -21,9 +21,9 @@ class Observation:
     player's cubes and hand size, the market, the bag's contents - known by counting - the discard
     pile, the tile stacks) and the decision in progress.  Fields are read-only views of the position."""
 
-    __slots__ = ("game", "player", "phase", "turn_player", "turns", "hand", "hand_col", "hand_n", "cubes", "cube_n",
-                 "bag", "market", "tiles_left", "tile", "col", "ncol", "open", "open_top", "builder", "top",
-                 "level_built", "vp",
+    __slots__ = ("game", "player", "phase", "turn_player", "turns", "hand", "held", "hand_col", "hand_n", "cubes",
+                 "cube_n", "bag", "bag_n", "market", "tiles_left", "tile", "col", "ncol", "nbs", "open", "open_top", "builder",
+                 "top", "level_built", "vp",
                  "discard", "deck_n", "offer", "offered", "pend_cubes", "pend_ret", "pend_cards", "pend_keep",
                  "b_pos", "b_sym", "b_cols", "b_cards")
 
@@ -34,16 +34,19 @@ class Observation:
         self.turn_player = s.tp
         self.turns = s.turns
         self.hand = s.hands[player]
+        self.held = s.held[player]
         self.hand_col = s.hand_col[player]
         self.hand_n = s.hand_n
         self.cubes = s.cubes
         self.cube_n = s.cube_n
         self.bag = s.bag
+        self.bag_n = s.bag_n
         self.market = s.market
         self.tiles_left = s.tiles_left
         self.tile = s.tile
         self.col = s.col
         self.ncol = s.ncol
+        self.nbs = s.nbs
         self.open = s.open
         self.open_top = s.open_top
         self.builder = s.builder
@@ -87,63 +90,133 @@ class Reading:
 
     # ------------------------------------------------------------------ copies
     def clone(self):
+        return self._copy(copy_generator(self.chance))
+
+    def _copy(self, chance):
+        """An independent copy drawing from ``chance``.  Tuples (the pyramid's tables, the offer) are
+        shared: the rules replace them, never change them."""
         s = object.__new__(type(self))
         s.g = self.g
-        s.chance = copy_generator(self.chance)
+        s.chance = chance
         s.log = None
-        for name in ("n", "cur", "tp", "phase", "turns", "rounds", "n_actions", "end", "bag_n", "market_n", "open",
-                     "open_top", "built", "pend_ret", "pend_keep", "offer", "offered", "b_pos", "b_sym", "b_tile",
-                     "last_build", "round_blocked", "blocked_run"):
-            setattr(s, name, getattr(self, name))
-        for name in ("winners", "hand_n", "deck", "discard", "cube_n", "bag", "market", "tiles_left", "tile", "owner",
-                     "ncol", "col", "builder", "top", "vp", "pend_cubes", "pend_cards", "b_cards", "b_cols",
-                     "b_forced", "forced", "level_turn", "trade_log"):
-            setattr(s, name, getattr(self, name)[:])
-        s.hands = [h[:] for h in self.hands]
-        s.hand_col = [h[:] for h in self.hand_col]
-        s.cubes = [h[:] for h in self.cubes]
-        s.level_built = [h[:] for h in self.level_built]
-        s.pv = {k: v[:] for k, v in self.pv.items()}
-        s.cnt = dict(self.cnt)
+        s.n = self.n
+        s.cur = self.cur
+        s.tp = self.tp
+        s.phase = self.phase
+        s.turns = self.turns
+        s.rounds = self.rounds
+        s.n_actions = self.n_actions
+        s.end = self.end
+        s.winners = self.winners[:]
+        s.hands = list(map(list.copy, self.hands))
+        s.held = list(map(list.copy, self.held))
+        s.hand_n = self.hand_n[:]
+        s.hand_col = list(map(list.copy, self.hand_col))
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.cubes = list(map(list.copy, self.cubes))
+        s.cube_n = self.cube_n[:]
+        s.bag = self.bag[:]
+        s.bag_n = self.bag_n
+        s.market = self.market[:]
+        s.market_n = self.market_n
+        s.tiles_left = self.tiles_left[:]
+        s.tile = self.tile[:]
+        s.owner = self.owner[:]
+        s.ncol = self.ncol[:]
+        s.col = self.col[:]
+        s.open = self.open
+        s.open_top = self.open_top
+        s.open_acts = self.open_acts
+        s.open_cut = self.open_cut
+        s.stand = self.stand
+        s.nbs = self.nbs
+        s.built = self.built
+        s.builder = self.builder[:]
+        s.top = self.top[:]
+        s.level_built = list(map(list.copy, self.level_built))
+        s.vp = self.vp[:]
+        pv = self.pv
+        s.pv = dict(zip(pv, map(list.copy, pv.values())))
+        s.cnt = self.cnt.copy()
+        s.pend_cubes = self.pend_cubes[:]
+        s.pend_ret = self.pend_ret
+        s.pend_cards = self.pend_cards[:]
+        s.pend_keep = self.pend_keep
+        s.offer = self.offer
+        s.offered = self.offered
+        s.b_pos = self.b_pos
+        s.b_sym = self.b_sym
+        s.b_tile = self.b_tile
+        s.b_cards = self.b_cards[:]
+        s.b_cols = self.b_cols[:]
+        s.b_forced = self.b_forced[:]
+        s.forced = self.forced[:]
+        s.last_build = self.last_build
+        s.round_blocked = self.round_blocked
+        s.blocked_run = self.blocked_run
+        s.level_turn = self.level_turn[:]
+        s.trade_log = self.trade_log[:]
         s._legal = self._legal
-        s._ok = self._ok
+        s._rch = self._rch
+        s.lazy = self.lazy
         return s
 
     def determinize(self, player: int, chance):
-        """A copy in which what ``player`` cannot see is drawn again: the order of the deck and the
-        other players' hands (and cards another player is choosing from), keeping every hand's size."""
-        s = self.clone()
-        s.chance = Chance(chance.getrandbits(64))
+        """A copy in which what ``player`` cannot see is drawn again: the other players' hands (and cards
+        another player is choosing from) are dealt at random from them and the deck, keeping every
+        hand's size, and the deck is left unordered: the copy draws its cards at random (which is the
+        same as shuffling it first).  The copy draws from ``chance`` from then on."""
+        s = self._copy(chance)
         g = s.g
         pool = s.deck
-        others = [q for q in range(s.n) if q != player]
+        hands, held, hand_n = s.hands, s.held, s.hand_n
+        others = [q for q in range(s.n) if q != player and hand_n[q]]
         for q in others:
-            hand = s.hands[q]
-            for d in range(g.D):
-                if hand[d]:
-                    pool.extend([d] * hand[d])
+            hand = hands[q]
+            for d in held[q]:
+                k = hand[d]
+                if k == 1:
+                    pool.append(d)
+                else:
+                    pool.extend([d] * k)
         hidden_pend = s.pend_cards and s.tp != player
         if hidden_pend:
             pool.extend(s.pend_cards)
-        shuffle(s.chance, pool)
+        # a partial shuffle: the cards at the end of the pool become a uniform random draw
+        n = len(pool)
+        low = n - sum([hand_n[q] for q in others]) - (len(s.pend_cards) if hidden_pend else 0)
+        getrandbits = chance.getrandbits
+        bits_of = g.bits
+        for i in range(n - 1, low - 1, -1):
+            bits = bits_of[i]
+            j = getrandbits(bits)
+            while j > i:
+                j = getrandbits(bits)
+            pool[i], pool[j] = pool[j], pool[i]
+        dealt = pool[low:]
+        del pool[low:]
+        col = g.d_col
+        D, K = g.D, g.K
+        at = 0
         for q in others:
-            k = s.hand_n[q]
-            hand = [0] * g.D
-            col = [0] * g.K
-            for d in pool[len(pool) - k:]:
+            k = hand_n[q]
+            mine = dealt[at:at + k]
+            at += k
+            hand = [0] * D
+            hc = [0] * K
+            for d in mine:
                 hand[d] += 1
-                col[g.d_col[d]] += 1
-            del pool[len(pool) - k:]
-            s.hands[q] = hand
-            s.hand_col[q] = col
+                hc[col[d]] += 1
+            hands[q] = hand
+            s.hand_col[q] = hc
+            held[q] = sorted(set(mine)) if k > 1 else mine
         if hidden_pend:
-            k = len(s.pend_cards)
-            s.pend_cards = pool[len(pool) - k:]
-            del pool[len(pool) - k:]
-        s.deck = pool
+            s.pend_cards = sorted(dealt[at:])
+        s.lazy = True
         s._legal = None
         if s.tp != player:
-            s._ok = None
+            s._rch = None
         return s
 
     def position_key(self) -> tuple:

@@ -26,6 +26,7 @@ from .supply import Supply
 
 LEVEL, LEVEL_POSITIONS, NPOS, TOP = geo.LEVEL, geo.LEVEL_POSITIONS, geo.NPOS, geo.LEVELS
 AUTO_PHASES = (SYMBOL, TILE, COLOUR, FORCED)
+AUTO = tuple(ph in AUTO_PHASES for ph in range(OVER + 1))
 PER_PLAYER_KEYS = ("vp_levels", "vp_columns", "vp_neighbours", "builder_penalties", "forced_penalties", "vp_spent",
                    "vp_bonus", "tiles", "no_symbol", "offers", "accepted", "traded")
 COUNTER_KEYS = ("builds", "no_symbol", "market_replaced", "market_stuck", "offers", "trades", "market_trades",
@@ -39,7 +40,8 @@ class State(Supply, Building, Reading, KitState):
                  "market_n", "tiles_left", "tile", "owner", "ncol", "col", "open", "open_top", "built", "builder",
                  "top", "level_built", "vp", "pv", "cnt", "pend_cubes", "pend_ret", "pend_cards", "pend_keep", "offer",
                  "offered", "b_pos", "b_sym", "b_tile", "b_cards", "b_cols", "b_forced", "forced", "last_build",
-                 "round_blocked", "blocked_run", "level_turn", "trade_log", "_legal", "_ok")
+                 "round_blocked", "blocked_run", "level_turn", "trade_log", "_legal", "_rch", "held", "stand", "nbs",
+                 "open_acts", "open_cut", "lazy")
 
     def __init__(self, g, chance, *, setup: bool = True):
         self.g = g
@@ -61,6 +63,7 @@ class State(Supply, Building, Reading, KitState):
         self.end = ""
         self.winners = []
         self.hands = [[0] * g.D for _ in range(n)]
+        self.held = [[] for _ in range(n)]  # per player, the designs in hand (sorted)
         self.hand_n = [0] * n
         self.hand_col = [[0] * K for _ in range(n)]
         self.deck = list(g.deck0)
@@ -77,7 +80,6 @@ class State(Supply, Building, Reading, KitState):
         self.ncol = [0] * NPOS
         self.col = [-1] * geo.NQUARTERS
         self.open = LEVEL_POSITIONS[1]
-        self.open_top = 1  # the highest level with an open position
         self.built = 0
         self.builder = [-1] * n
         self.top = [0] * n
@@ -102,7 +104,9 @@ class State(Supply, Building, Reading, KitState):
         self.level_turn = [0] * TOP
         self.trade_log = []
         self._legal = None
-        self._ok = None  # the levels the player to act can build at, computed when the turn begins
+        self._rch = None  # the highest level the player to act can build at, worked out when the turn begins
+        self.lazy = False  # True in a determinized copy: its deck is unordered and draws are random
+        self._pyramid_changed()
 
     def _setup(self) -> None:
         """Shuffle the deck, draw the market (replaced while it shows 3 of a colour), then each player
@@ -138,9 +142,10 @@ class State(Supply, Building, Reading, KitState):
         return [share if p in self.winners else 0.0 for p in range(self.n)]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._main_legal() if self.phase == MAIN else self._compute_legal()
+        return legal
 
     def apply_action(self, action: int) -> None:
         legal = self.legal_actions()
@@ -168,11 +173,20 @@ class State(Supply, Building, Reading, KitState):
         if ph == KEEP:
             return self._keep_legal()
         if ph == COLOUR:
-            hand, cubes, col = self.hands[p], self.cubes[p], g.d_col
-            return [COLOUR_CARD + d for d in range(g.D) if hand[d] and cubes[col[d]]]
+            cubes, col = self.cubes[p], g.d_col
+            acts = []
+            for d in self.held[p]:
+                if cubes[col[d]]:
+                    acts.append(COLOUR_CARD + d)
+            return acts
         if ph == RETURN:
-            pend = self.pend_cubes
-            return [RETURN_CUBE + c for c in range(g.K) if pend[c]]
+            acts = []
+            c = RETURN_CUBE
+            for k in self.pend_cubes:
+                if k:
+                    acts.append(c)
+                c += 1
+            return acts
         if ph == SYMBOL:
             return self._symbol_legal(p)
         if ph == MOVING:
@@ -180,8 +194,7 @@ class State(Supply, Building, Reading, KitState):
         if ph == PLACE:
             return [PLACE_YES, PLACE_NO]
         if ph == DISCARD:
-            hand = self.hands[p]
-            return [DISCARD_CARD + d for d in range(g.D) if hand[d]]
+            return [DISCARD_CARD + d for d in self.held[p]]
         if ph == RESPOND:
             return [ACCEPT, DECLINE]
         if ph == OFFERING:
@@ -199,7 +212,7 @@ class State(Supply, Building, Reading, KitState):
     def _main_legal(self) -> list[int]:
         g = self.g
         p = self.tp
-        hand, hand_n = self.hands[p], self.hand_n[p]
+        hand_n = self.hand_n[p]
         acts = []
         if hand_n == 0 and (self.deck or self.discard):
             for k in range(1, EMPTY_HAND_DRAW + 1):
@@ -215,34 +228,41 @@ class State(Supply, Building, Reading, KitState):
         if self.builder[p] >= 0 and self._can_move(p):
             acts.append(MOVE_KIND)
         if hand_n:
-            held = [d for d, k in enumerate(hand) if k]
+            held = self.held[p]
             if self.bag_n:
-                acts += [CUBES + d for d in held]
                 bag, col = self.bag, g.d_col
-                acts += [CUBE + d for d in held if bag[col[d]]]
-            acts += [CARDS + d for d in held]
-            ok = self._ok
-            if ok is None:
-                ok = self._ok = self._buildable_levels(p)
-            if ok:
-                acts += [BUILD + t for t in self.open if ok[LEVEL[t]]]
+                one = []
+                for d in held:
+                    acts.append(CUBES + d)
+                    if bag[col[d]]:
+                        one.append(CUBE + d)
+                acts += one
+            for d in held:
+                acts.append(CARDS + d)
+            reach = self._rch
+            if reach is None:
+                reach = self._rch = self._reach(p)
+            if reach:
+                acts += self.open_acts[:self.open_cut[reach]]
         return acts or [PASS]
 
     def changed(self) -> None:
         """Forget what was worked out from the position (after a test edits the fields directly)."""
-        from .building import open_positions
-
-        self.open = open_positions(self.tile)
-        self.open_top = max([LEVEL[t] for t in self.open], default=1)
+        self.held = [[d for d, k in enumerate(hand) if k] for hand in self.hands]
+        self._pyramid_changed()
         self._legal = None
-        self._ok = None
+        self._rch = None
 
     # ------------------------------------------------------------------ applying
     def apply_unchecked(self, a: int) -> None:
         self.n_actions += 1
-        self._do(a)
+        if self.phase == MAIN:
+            self._legal = None
+            self._main(self.cur, a)
+        else:
+            self._do(a)
         # a build step with a single possible choice is no decision: it is made at once
-        while self.phase in AUTO_PHASES:
+        while AUTO[self.phase]:
             acts = self._compute_legal()
             if len(acts) != 1:
                 self._legal = acts
@@ -319,7 +339,13 @@ class State(Supply, Building, Reading, KitState):
             self.phase = SYMBOL
         elif a >= CARDS:
             d = a - CARDS
-            self._play(p, d)
+            hand = self.hands[p]
+            hand[d] -= 1
+            if not hand[d]:
+                self.held[p].remove(d)
+            self.hand_n[p] -= 1
+            self.hand_col[p][g.d_col[d]] -= 1
+            self.discard.append(d)
             if self.log is not None:
                 self._event(f"P{p + 1} plays {g.d_name[d]} to draw {g.d_val[d] + 1} cards")
             self._draw_for_choice(p, g.d_val[d] + 1)
@@ -378,14 +404,23 @@ class State(Supply, Building, Reading, KitState):
         if self.hand_n[p] > self.g.hand_limit:
             self.phase = DISCARD
             return
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        self.tp = (self.tp + 1) % self.n
-        self.turns += 1
-        if self.tp == 0:
+        tp = p + 1  # the next turn (as _next_turn)
+        if tp == self.n:
+            tp = 0
             self._round_done()
             self.rounds += 1
+        self.tp = tp
+        self.turns += 1
+        self._begin_turn()
+
+    def _next_turn(self) -> None:
+        tp = self.tp + 1
+        if tp == self.n:
+            tp = 0
+            self._round_done()
+            self.rounds += 1
+        self.tp = tp
+        self.turns += 1
         self._begin_turn()
 
     def _round_done(self) -> None:
@@ -413,8 +448,8 @@ class State(Supply, Building, Reading, KitState):
         if g.stall_rounds and self.turns - self.last_build > g.stall_rounds * self.n:
             self._finish("no-building")
             return
-        ok = self._ok = self._buildable_levels(p) if self.hand_n[p] else None
-        if ok and any(ok[LEVEL[t]] for t in self.open):
+        reach = self._rch = self._reach(p)
+        if self.open_cut[reach]:
             self.round_blocked = False
         else:
             self.cnt["blocked_turns"] += 1

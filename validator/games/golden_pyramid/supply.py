@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import insort
+
 from validator.kit import shuffle
 
 from .constants import KEEP, KEEP_LIMIT, KEEP_SET, MAIN, MARKET, OFFER, RETURN
@@ -23,12 +25,18 @@ class Supply:
 
     # ------------------------------------------------------------------ cards
     def _to_hand(self, p: int, d: int) -> None:
-        self.hands[p][d] += 1
+        hand = self.hands[p]
+        if not hand[d]:
+            insort(self.held[p], d)
+        hand[d] += 1
         self.hand_n[p] += 1
         self.hand_col[p][self.g.d_col[d]] += 1
 
     def _from_hand(self, p: int, d: int) -> None:
-        self.hands[p][d] -= 1
+        hand = self.hands[p]
+        hand[d] -= 1
+        if not hand[d]:
+            self.held[p].remove(d)
         self.hand_n[p] -= 1
         self.hand_col[p][self.g.d_col[d]] -= 1
 
@@ -38,25 +46,44 @@ class Supply:
         self.discard.append(d)
 
     def _draw_card(self) -> int:
-        """The top card of the deck (the discard pile reshuffled first when the deck is empty); -1: none."""
-        if not self.deck:
+        """The top card of the deck (the discard pile reshuffled first when the deck is empty); -1: none.
+        A determinized copy's deck is unordered (``lazy``): its top card is a random one."""
+        deck = self.deck
+        if not deck:
             if not self.discard:
                 return -1
-            self.deck, self.discard = self.discard, []
-            shuffle(self.chance, self.deck)
+            deck, self.deck, self.discard = self.discard, self.discard, []
+            if not self.lazy:
+                shuffle(self.chance, deck)
             self.cnt["reshuffles"] += 1
             if self.log is not None:
-                self._event(f"the discard pile ({len(self.deck)} cards) is shuffled into a new deck")
-        return self.deck.pop()
+                self._event(f"the discard pile ({len(deck)} cards) is shuffled into a new deck")
+        if self.lazy:
+            n = len(deck)
+            if n > 1:
+                getrandbits = self.chance.getrandbits
+                bits = self.g.bits[n - 1]
+                j = getrandbits(bits)
+                while j >= n:
+                    j = getrandbits(bits)
+                d = deck[j]
+                deck[j] = deck[-1]
+                deck[-1] = d
+        return deck.pop()
 
     def _draw_for_choice(self, p: int, k: int) -> None:
         """Action b: draw ``k`` cards and choose up to three to keep."""
-        drawn = []
-        for _ in range(k):
-            x = self._draw_card()
-            if x < 0:
-                break
-            drawn.append(x)
+        deck = self.deck
+        if len(deck) >= k and not self.lazy:  # the top k cards (their order does not matter: sorted)
+            drawn = deck[-k:]
+            del deck[-k:]
+        else:
+            drawn = []
+            for _ in range(k):
+                x = self._draw_card()
+                if x < 0:
+                    break
+                drawn.append(x)
         drawn.sort()
         self.pend_cards = drawn
         self.pend_keep = KEEP_LIMIT
@@ -81,11 +108,18 @@ class Supply:
 
     def _keep(self, p: int, mask: int) -> None:
         drawn = self.pend_cards
+        hand, held, hand_col, col = self.hands[p], self.held[p], self.hand_col[p], self.g.d_col
+        kept = 0
         for i, d in enumerate(drawn):
             if mask >> i & 1:
-                self._to_hand(p, d)
+                if not hand[d]:
+                    insort(held, d)
+                hand[d] += 1
+                hand_col[col[d]] += 1
+                kept += 1
             else:
                 self.discard.append(d)
+        self.hand_n[p] += kept
         if self.log is not None:
             kept = ", ".join(self.g.d_name[d] for i, d in enumerate(drawn) if mask >> i & 1) or "nothing"
             self._event(f"P{p + 1} keeps {kept}")
@@ -98,7 +132,11 @@ class Supply:
         n = self.bag_n
         if n == 0:
             return -1
-        r = self.chance.randrange(n)
+        getrandbits = self.chance.getrandbits  # what randrange(n) draws
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
         bag = self.bag
         c = 0
         while r >= bag[c]:
