@@ -1,6 +1,6 @@
 """Build benchmarks: fresh `pnp build` processes (imports included).
 
-    python bench/build.py [--repeat N] [--old DIR]
+    python bench/build.py [--repeat N] [--old DIR] [--base DIR]
 
 Figures, each the best of N runs:
 
@@ -13,7 +13,13 @@ Figures, each the best of N runs:
 With ``--old DIR`` (a checkout of an earlier commit, e.g. made with
 ``git worktree add /tmp/old de387ec``) the cold builds of the bundled games are
 also run with that code (PYTHONPATH=DIR), alternating with this code's runs,
-and the speed-up is printed.
+and the speed-up is printed.  With ``--base DIR`` (a checkout that has the
+cache, e.g. the commit before a change) the one-row-edit figures are also
+measured with that code, alternating with this code's.
+
+The machine's load average is printed before and after: on a shared machine,
+compare only figures taken in one run (they alternate, so both codes see the
+same load).
 """
 
 from __future__ import annotations
@@ -36,8 +42,15 @@ OLD_MAIN = ("import sys\ntry:\n    import pnp.commands.validate as v\n    sys.mo
             "except ImportError:\n    pass\nfrom pnp.cli import main\nsys.argv[0] = 'pnp'\nmain()\n")
 
 
+def load_average() -> str:
+    try:
+        return " ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "?"
+
+
 def run_build(data: Path, out: Path, *args: str, code: Path | None = None) -> float:
-    """Wall time of a fresh `pnp build` process."""
+    """Wall time of a fresh `pnp build` process (``code``: another checkout's)."""
     env = dict(os.environ)
     if code is not None:
         env["PYTHONPATH"] = str(code)
@@ -103,6 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown")
     parser.add_argument("--old", type=Path, help="an earlier checkout to compare cold builds with")
+    parser.add_argument("--base", type=Path, help="an earlier checkout with the cache, to compare one-row edits with")
     parser.add_argument("--quick", action="store_true", help="skip the per-game cold builds")
     args = parser.parse_args()
     from helpers import copy_game
@@ -122,6 +136,7 @@ def main() -> None:
 
         games = sorted(p.name for p in (REPO / "templates").iterdir()
                        if (p / "game.toml").exists() and components(REPO, {p.name}))
+        print(f"load average at the start: {load_average()} ({os.cpu_count()} cores)")
         print(f"{'build':<46}{'wall s':>8}{'components':>12}{'per s':>9}")
         if not args.quick:
             for game in games:
@@ -142,19 +157,28 @@ def main() -> None:
             print(f"{'cold, all five games':<46}{t:>8.2f}{n:>12}{n / t:>9.0f}")
 
         # a one-row edit of Pyramid Scheme: warm cache against an empty one
+        codes = [("this code", None)] + ([(args.base.name + " code", args.base.resolve())] if args.base else [])
         data = copy_game(tmp / "ps")
-        warm_out = tmp / "warm-out"
-        warm_out.mkdir()
-        run_build(data, warm_out, "pyramid-scheme")
-        warm, empty = [], []
-        for i in range(args.repeat):
+        warm_outs = {}
+        for label, code in codes:
+            warm_outs[label] = fresh("warm-out")
+            warm_outs[label].mkdir()
+            run_build(data, warm_outs[label], "pyramid-scheme", code=code)
+        warm: dict[str, list[float]] = {label: [] for label, _ in codes}
+        empty: dict[str, list[float]] = {label: [] for label, _ in codes}
+        for i in range(args.repeat):  # alternate, so that both see the same machine
             edit_one_row(data, i)
-            warm.append(run_build(data, warm_out, "pyramid-scheme"))
-            empty.append(cold(data, "pyramid-scheme"))
+            for label, code in codes:
+                warm[label].append(run_build(data, warm_outs[label], "pyramid-scheme", code=code))
+                empty[label].append(cold(data, "pyramid-scheme", code=code))
         n = components(data)
-        print(f"{'one-row edit, pyramid-scheme, empty cache':<46}{min(empty):>8.2f}{n:>12}{n / min(empty):>9.0f}")
-        print(f"{'one-row edit, pyramid-scheme, warm cache':<46}{min(warm):>8.2f}{n:>12}{n / min(warm):>9.0f}")
-        print(f"  warm / empty: {min(warm) / min(empty):.2f}")
+        for label, _ in reversed(codes):
+            suffix = f", {label}" if args.base else ""
+            print(f"{'one-row edit, pyramid-scheme, empty cache' + suffix:<46}{min(empty[label]):>8.2f}{n:>12}"
+                  f"{n / min(empty[label]):>9.0f}")
+            print(f"{'one-row edit, pyramid-scheme, warm cache' + suffix:<46}{min(warm[label]):>8.2f}{n:>12}"
+                  f"{n / min(warm[label]):>9.0f}")
+            print(f"  warm / empty{suffix}: {min(warm[label]) / min(empty[label]):.2f}")
 
         deck = thousand_card_deck(tmp / "deck")
         deck_out = tmp / "deck-out"
@@ -167,6 +191,7 @@ def main() -> None:
             small = thousand_card_deck(fresh("deck"), size)
             print(f"  peak memory, {size} cards, empty cache: {peak_memory(small, fresh('out')):.0f} MB "
                   f"(largest process)")
+        print(f"load average at the end: {load_average()}")
 
 
 if __name__ == "__main__":

@@ -61,7 +61,10 @@ def main() -> None:
             time.sleep(0.3)
         stop.set()
         thread.join(timeout=5)
-        print(f"one-row edit of {SLUG} inside pnp watch ({args.repeat} saves)")
+        session.close()
+        load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+        print(f"one-row edit of {SLUG} inside pnp watch ({args.repeat} saves; load average {load}, "
+              f"{os.cpu_count()} cores)")
         print(f"  save -> new cards PDF in place: median {statistics.median(total):.3f} s, best {min(total):.3f} s")
         print(f"  the build alone:                median {statistics.median(build):.3f} s, best {min(build):.3f} s")
         print("  target: under 0.3 s")

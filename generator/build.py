@@ -3,9 +3,13 @@
 ``build_game`` renders every design of a game once (``designs.py``; large
 decks in worker processes), makes each target the options name from the
 rendered game (``targets/``: card sheets, reference sheet, ...) and writes
-every file at once with ``model.atomic.write_files``.  This module is the only
+every file at once with ``model.atomic.write_files``.  With a second core,
+the reference sheet (which needs no designs) is made in a worker process
+while this one renders and writes the card sheets.  This module is the only
 one in ``generator`` that writes files.  ``build_games`` builds several games
-and writes nothing unless every one of them builds.
+(one per worker process when there are cores to spare, what they all import
+imported once before they start) and writes nothing unless every one of them
+builds.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "
            "content_hash", "write_results"]
 
 PARALLEL_MIN_DESIGNS = 24  # designs to render (not in the cache) below which worker processes cost more than they save
+PART_SIZE = 8  # designs per part a worker renders (designs.PART_SIZE, kept here to be read without importing it)
 
 
 @dataclass
@@ -77,7 +82,23 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-def _targets(options: BuildOptions, reference: bool) -> list[Target]:
+def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
+    """Before worker processes are forked: import what every one of them would
+    import again (the render stage and the modules of the ``targets`` named),
+    and read the games' fonts, once, here."""
+    from . import designs  # noqa: F401
+    from .fonts import DEFAULT_FAMILY, register_fonts
+    from .targets import TARGETS
+
+    for name in dict.fromkeys(targets):
+        if name in TARGETS:
+            TARGETS[name]  # made now: its module is imported before the workers start
+            if name == "reference":
+                from . import reference  # noqa: F401
+    register_fonts(DEFAULT_FAMILY, *{g.manifest.font for g in games})
+
+
+def _target_names(options: BuildOptions, reference: bool) -> list[str]:
     from .targets import TARGETS
 
     names = [n for n in options.targets if reference or n != "reference"]
@@ -85,7 +106,29 @@ def _targets(options: BuildOptions, reference: bool) -> list[Target]:
     if unknown:
         raise InputErrors([Problem("targets", None, None, f"unknown target '{unknown[0]}'; "
                                    f"known: {', '.join(sorted(TARGETS))}")])
-    return [TARGETS[n] for n in names]
+    return names
+
+
+def _targets(options: BuildOptions, reference: bool) -> list[Target]:
+    from .targets import TARGETS
+
+    return [TARGETS[n] for n in _target_names(options, reference)]
+
+
+def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
+                      cache: DrawingStore | None) -> TargetOutput:
+    """A target that needs no designs, made in a worker process (imports and all)."""
+    from .cache import NO_CACHE
+    from .designs import Drawings, RenderedGame, RenderOptions
+    from .targets import TARGETS
+
+    store = cache if cache is not None else NO_CACHE
+    rendered = RenderedGame(game, RenderOptions.of(options.expansions), digest, drawings=Drawings(store), store=store)
+    try:
+        return _make(TARGETS[name], rendered, options)
+    finally:
+        if cache is not None and hasattr(cache, "flush"):
+            cache.flush()
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
@@ -114,16 +157,18 @@ def _owned(folder: Path, outputs: list[TargetOutput]) -> list[Path]:
 
 def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None] | None = None,
                reference: bool = True, write: bool = True, workers: int = 1,
-               cache: DrawingStore | None = None) -> BuildResult:
+               cache: DrawingStore | None = None, pool=None) -> BuildResult:
     """Render, make the targets and write one game's files; raises InputErrors before writing anything.
 
     With ``write=False`` the files stay in ``result.data`` for the caller to write.
     With ``workers`` > 1, large decks are rendered in worker processes and the
-    targets that need no designs (the reference sheet) are made alongside.
-    ``reference=False`` leaves the reference target out; ``cache`` keeps what was
-    rendered across builds (see ``generator.cache``; ``diskcache.DiskCache`` is
-    the one on disk), so that only the designs whose row or templates changed
-    are rendered again."""
+    targets that need no designs (the reference sheet) are made alongside, in a
+    worker that starts before this process imports what rendering needs.
+    ``pool`` (a process pool the caller keeps, as ``pnp watch`` does) is used
+    for them instead of a new one.  ``reference=False`` leaves the reference
+    target out; ``cache`` keeps what was rendered across builds (see
+    ``generator.cache``; ``diskcache.DiskCache`` is the one on disk), so that
+    only the designs whose row or templates changed are rendered again."""
     start = time.perf_counter()
     if options.duplex not in DUPLEX_MODES:
         raise InputErrors([Problem("--duplex", None, None, f"unknown mode '{options.duplex}'")])
@@ -134,39 +179,60 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         check_printer_margin(options.printer_margin)
     except LayoutError as exc:
         raise InputErrors([Problem("--printer-margin", None, None, str(exc))]) from None
-    from .designs import RenderJob, RenderOptions, game_designs
+    from .targets import TARGETS
 
-    targets = _targets(options, reference)
-    render_options = RenderOptions.of(options.expansions)
-    designs = game_designs(game, render_options)
-    if not designs:
+    names = _target_names(options, reference)
+    if not any(c.deck in game.manifest.decks for c in game.select(options.expansions)):
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
     pools = []
 
-    def new_pool():  # this process renders too, so one worker fewer than cores
+    def new_pool():  # this process works too, so one worker fewer than cores
         from concurrent.futures import ProcessPoolExecutor
 
         pools.append(ProcessPoolExecutor(max_workers=max(1, workers - 1)))
         return pools[-1]
 
     outputs: dict[str, TargetOutput] = {}
+    early: dict[str, object] = {}
     try:
+        if workers > 1 or pool is not None:
+            # the targets that need no designs (the reference sheet) go to a worker
+            # first; what both need is imported (and its fonts read) here before it starts
+            _prepare_workers([game])
+            for name in names:
+                if not TARGETS.needs_designs(name):
+                    early[name] = (pool or (pools[0] if pools else new_pool())).submit(
+                        _target_in_worker, name, game, options, digest, cache)
+        from .designs import RenderJob, RenderOptions
+
+        targets = [TARGETS[n] for n in names]
+        render_options = RenderOptions.of(options.expansions)
         job = RenderJob(game, render_options, digest, store=cache, progress=progress,
-                        pool=new_pool if workers > 1 else None, parts=workers, min_parallel=PARALLEL_MIN_DESIGNS)
-        for target in targets:  # alongside the workers
-            if not target.needs_designs:
-                outputs[target.name] = _make(target, job.before(), options)
+                        pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
+                        min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
         rendered = job.result()
+        for target in targets:  # made here after the designs: they draw pictures of cards from their display lists
+            if not target.needs_designs and target.name not in early:
+                outputs[target.name] = _make(target, rendered, options)
+        failed = None
+        if not rendered.errors:  # the cards while the worker finishes the reference
+            try:
+                for target in targets:
+                    if target.needs_designs:
+                        outputs[target.name] = _make(target, rendered, options)
+            except InputErrors as exc:
+                failed = exc
+        for name, future in early.items():  # their problems come first, as if they were made first
+            outputs[name] = future.result()
     finally:
-        for pool in pools:
-            pool.shutdown(cancel_futures=True)
+        for made in pools:
+            made.shutdown(cancel_futures=True)
     if rendered.errors:
         raise InputErrors(rendered.errors)
-    for target in targets:
-        if target.needs_designs:
-            outputs[target.name] = _make(target, rendered, options)
+    if failed is not None:
+        raise failed
     ordered = [outputs[t.name] for t in targets]
     folder = options.out / game.slug
     files = {folder / path: data for o in ordered for path, data in o.files.items()}
@@ -198,8 +264,8 @@ def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
 
 
 def _build_unwritten(game: Game, options: BuildOptions, workers: int = 1,
-                     cache: DrawingStore | None = None) -> BuildResult:
-    return build_game(game, options, write=False, workers=workers, cache=cache)
+                     cache: DrawingStore | None = None, pool=None) -> BuildResult:
+    return build_game(game, options, write=False, workers=workers, cache=cache, pool=pool)
 
 
 def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | None = None) -> BuildResult:
@@ -210,21 +276,24 @@ def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | No
 
 def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
                 done: Callable[[BuildResult], None] | None = None,
-                cache: DrawingStore | None = None) -> list[BuildResult]:
+                cache: DrawingStore | None = None, pool=None) -> list[BuildResult]:
     """Build several games, in worker processes when there are cores to spare.
 
-    Nothing is written unless every game builds: the problems of all games are
-    reported together."""
+    Several games with ``workers`` > 1 are built one per worker, the largest
+    first; games built here hand their reference sheet to a worker (``pool``
+    when given, see ``build_game``).  Nothing is written unless every game
+    builds: the problems of all games are reported together."""
     done = done or (lambda r: None)
     results: list[BuildResult] = []
     problems: list[Problem] = []
     if workers > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        _prepare_workers([game for game, _ in jobs], tuple(n for _, opts in jobs for n in opts.targets))
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as executor:
             # the largest games first, so that the workers finish together
             order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0].cards))
-            submitted = {i: pool.submit(_build_in_worker, jobs[i][0], jobs[i][1], cache) for i in order}
+            submitted = {i: executor.submit(_build_in_worker, jobs[i][0], jobs[i][1], cache) for i in order}
             futures = [submitted[i] for i in range(len(jobs))]
             for future in futures:
                 try:
@@ -235,7 +304,7 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
     else:
         for game, opts in jobs:
             try:
-                results.append(_build_unwritten(game, opts, workers, cache))
+                results.append(_build_unwritten(game, opts, workers, cache, pool))
                 done(results[-1])
             except InputErrors as exc:
                 problems += exc.problems

@@ -3,3 +3,6 @@
 
 #: The targets a build makes unless told otherwise (names in ``generator.targets.TARGETS``), in this order.
 DEFAULT_TARGETS: tuple[str, ...] = ("pdf-sheets", "reference")
+
+#: Pictures (png, tts) are rendered at this resolution unless told otherwise; shops use their own.
+DEFAULT_DPI = 300

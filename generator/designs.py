@@ -2,17 +2,20 @@
 
 A *design* is one row of a sheet (``count`` copies of it are printed).  Its
 front, and its back when the deck has one, go through the deck's template
-(Jinja2 -> SVG text) and are parsed into reportlab drawings; identical SVG (a
-back shared by a whole deck) is parsed once, and a ``DrawingStore`` is asked
-before any parsing.  The result is a ``RenderedGame``: the designs in deck
-order, the drawings by design key, and the problems found (template errors,
-text that does not fit).  Targets (``generator.targets``) turn it into files.
+(Jinja2 -> SVG text) and are read into display lists (``displaylist.py``:
+the canvas calls that draw them, and their content-stream program; most SVG
+is read straight into one by ``svgfast.py``, the rest by svglib); identical
+SVG (a back shared by a whole deck) is read once, and a ``DrawingStore`` is
+asked before any reading.  The result is a ``RenderedGame``: the designs in
+deck order, their pictures by design key, and the problems found (template
+errors, text that does not fit).  Targets (``generator.targets``) turn it
+into files; a reportlab Drawing is read by svglib only when a target asks for
+one (``Drawings.__getitem__``).
 
 With a ``RenderCache`` store (``cache.py``), a design whose row, deck and
-templates are unchanged takes its SVG from the store instead of the templates,
-and a drawing whose display list is kept is not parsed: ``RenderedGame.drawings``
-then parses a drawing only if a target asks for it, and the PDF writers replay
-display lists (``Drawings.picture``).
+templates are unchanged takes its SVG from the store instead of the
+templates, and an SVG whose display list is kept is not read at all: the PDF
+writers replay the kept list (``Drawings.picture``).
 
 Large decks render in worker processes: ``RenderJob`` splits the designs that
 must be rendered into small parts, the workers take them from the front while
@@ -36,6 +39,10 @@ from .render import DrawingCache, Renderer
 
 #: Designs per part handed to a worker process.
 PART_SIZE = 8
+#: Up to this many designs rendered at once, the display lists read are kept in
+#: memory for the targets as well as in the store (beyond, the targets read them
+#: back from the store, so that memory stays flat in large decks).
+KEEP_LISTS = 600
 
 Progress = Callable[[int], None]
 
@@ -85,24 +92,28 @@ class RenderedDesign:
 class Drawings(Mapping):
     """Drawing key -> reportlab Drawing, for the targets.
 
-    Drawings parsed during the render stage are held; any other is parsed from
-    its SVG text the first time it is asked for.  ``picture(key)`` gives what
-    the PDF writers draw: the kept display list when the store has one, else
-    the drawing."""
+    ``picture(key)`` gives what the PDF writers draw: the display list read in
+    the render stage (or kept by the store), else the drawing.  A Drawing
+    itself (``drawings[key]``) is read by svglib the first time it is asked
+    for."""
 
     def __init__(self, store: DrawingStore = NO_CACHE):
         self.store = store
         self.parsed: dict[str, Drawing] = {}
+        self.lists: dict[str, object] = {}  # key -> DisplayList
         self.svgs: dict[str, str] = {}
 
-    def add(self, key: str, svg: str, drawing: Drawing | None = None) -> None:
+    def add(self, key: str, svg: str, drawing: Drawing | None = None, display_list=None) -> None:
         self.svgs.setdefault(key, svg)
         if drawing is not None:
             self.parsed[key] = drawing
+        if display_list is not None:
+            self.lists[key] = display_list
 
     def update(self, other: "Drawings") -> None:
         self.svgs.update(other.svgs)
         self.parsed.update(other.parsed)
+        self.lists.update(other.lists)
 
     def __getitem__(self, key: str) -> Drawing:
         drawing = self.parsed.get(key)
@@ -120,14 +131,19 @@ class Drawings(Mapping):
 
     def picture(self, key: str):
         """A display list (``displaylist.DisplayList``) or a Drawing, to draw ``key`` with."""
-        if key not in self.parsed and is_render_cache(self.store):
+        found = self.lists.get(key)
+        if found is not None:
+            return found
+        if key in self.parsed:
+            return self.parsed[key]
+        if is_render_cache(self.store):
             found = self.store.get_list(key)
             if found is not None:
                 return found
-            if key in self.svgs:  # not kept (a drawing a display list cannot hold, or an evicted entry)
-                _, found = DrawingCache(store=self.store).picture(self.svgs[key], key, Problems())
-                if found is not None:
-                    return found
+        if key in self.svgs:  # not kept (a drawing a display list cannot hold, or an evicted entry)
+            _, found = DrawingCache(store=self.store).picture(self.svgs[key], key, Problems())
+            if found is not None:
+                return found
         return self[key]
 
     def __contains__(self, key) -> bool:
@@ -191,12 +207,13 @@ def game_designs(game: Game, options: RenderOptions) -> list[tuple[str, Card]]:
 
 
 def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore = NO_CACHE,
-                   progress: Progress = _no_progress, fingerprint: str | None = None,
+                   progress: Progress = _no_progress, fingerprint: str | None = None, keep: bool = True,
                    ) -> tuple[list[RenderedDesign], Drawings, list[Problem], int]:
     """Templates -> SVG -> drawings (or display lists) for some designs, in order;
     problems are collected, never raised.  A design whose template failed is left
     out.  Returns the designs, their drawings, the problems and how many SVGs
-    were parsed."""
+    were parsed.  ``keep=False`` leaves the display lists the store keeps out of
+    memory (large decks)."""
     problems = Problems()
     renderer = None
     cache = DrawingCache(store=store)
@@ -215,7 +232,7 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
             problems.items += kept.warnings
             notes = list(kept.notes)
         else:
-            renderer = renderer or Renderer(manifest, problems, store)
+            renderer = renderer or Renderer(manifest, problems, store, fingerprint)
             first_note = len(renderer.notes)
             front = renderer.svg(deck.front, deck, card)
             back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
@@ -227,12 +244,12 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
         if kept is not None:
             front_key, back_key = design_key(front), (design_key(back) if back is not None else None)
         else:
-            front_key = cache.prepare(front, where.format(deck.front), problems, keep=not lists)
-            back_key = (cache.prepare(back, where.format(deck.back), problems, keep=not lists)
+            front_key = cache.prepare(front, where.format(deck.front), problems, keep=keep)
+            back_key = (cache.prepare(back, where.format(deck.back), problems, keep=keep)
                         if back is not None else None)
         for k, svg in ((front_key, front), (back_key, back)):
             if k is not None:
-                drawings.add(k, svg, cache.drawings.get(k))
+                drawings.add(k, svg, cache.drawings.get(k), cache.lists.get(k))
         found = problems.items[first:]
         if any(p.is_error for p in found):
             continue
@@ -246,9 +263,9 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
     return rendered, drawings, problems.items, cache.parsed
 
 
-def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint):
+def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint, keep):
     """Worker side of RenderJob."""
-    return render_designs(manifest, designs, store, fingerprint=fingerprint)
+    return render_designs(manifest, designs, store, fingerprint=fingerprint, keep=keep)
 
 
 class RenderJob:
@@ -273,6 +290,7 @@ class RenderJob:
         self.futures = []
         self.chunks: list[list[tuple[str, Card]]] = []
         self.fingerprint = game_fingerprint(game.manifest) if is_render_cache(self.store) else None
+        self.keep = len(self.designs) <= KEEP_LISTS
         if pool is None or parts <= 1 or not self.designs:
             return
         todo = self.designs
@@ -286,7 +304,7 @@ class RenderJob:
         self.chunks = [self.designs[i:i + PART_SIZE] for i in range(0, len(self.designs), PART_SIZE)]
         # parts with nothing to render stay in this process
         missing = {id(card) for _, card in todo}
-        self.futures = [pool.submit(_render_part, game.manifest, chunk, self.store, self.fingerprint)
+        self.futures = [pool.submit(_render_part, game.manifest, chunk, self.store, self.fingerprint, self.keep)
                         if any(id(c) in missing for _, c in chunk) else None for chunk in self.chunks]
 
     def before(self) -> RenderedGame:
@@ -299,14 +317,14 @@ class RenderJob:
         out = self.before()
         if not self.chunks:
             out.designs, out.drawings, out.problems, out.parsed = render_designs(
-                self.game.manifest, self.designs, self.store, self.progress, self.fingerprint)
+                self.game.manifest, self.designs, self.store, self.progress, self.fingerprint, self.keep)
             return out
         results: list = [None] * len(self.chunks)
         for i in reversed(range(len(self.chunks))):  # take parts the workers have not started
             future = self.futures[i]
             if future is None or future.cancel():
                 results[i] = render_designs(self.game.manifest, self.chunks[i], self.store,
-                                            fingerprint=self.fingerprint)
+                                            fingerprint=self.fingerprint, keep=self.keep)
                 self.progress(len(self.chunks[i]))
         for i, future in enumerate(self.futures):
             if results[i] is None:

@@ -83,9 +83,9 @@ def _svg_loads(data: bytes) -> RenderedSvg | None:
 class DiskCache:
     """A ``RenderCache`` in one SQLite file under ``folder`` (created on first write).
 
-    ``memory`` keeps what was read or written in this process as well (for
-    ``pnp watch``, which builds again and again); ``memory_limit`` bounds the
-    display lists kept that way."""
+    The rendered SVGs read are kept in this process.  ``memory`` keeps what was
+    read or written in this process as well (for ``pnp watch``, which builds
+    again and again); ``memory_limit`` bounds the display lists kept that way."""
 
     def __init__(self, folder: Path, memory: bool = False, memory_limit: int = 5000):
         self.folder = Path(folder)
@@ -116,6 +116,11 @@ class DiskCache:
     @property
     def path(self) -> Path:
         return self.folder / DB_NAME
+
+    @property
+    def identity(self) -> tuple:
+        """What makes two stores the same store (copies of one in worker processes are)."""
+        return ("disk", str(self.folder.resolve()))
 
     # ------------------------------------------------------------ the database
     def _connect(self) -> sqlite3.Connection | None:
@@ -246,7 +251,7 @@ class DiskCache:
         if found is None:
             data = self._read("svg", key)
             found = None if data is None else _svg_loads(data)
-            if found is not None and self.memory:
+            if found is not None:  # kept for this process's builds (small; a build asks twice)
                 self._svgs[key] = found
         if found is None:
             self.misses += 1

@@ -8,12 +8,19 @@ PDF bytes are the same as ``renderPDF.draw``'s while the walk is skipped.  The
 canvas still does everything that depends on the document (font subsets,
 graphics-state names), so a display list may be replayed into any document.
 
+A display list also carries its *program*: the same calls worked out once
+into the content-stream text the canvas would write for them, with only what
+depends on the document left as instructions (the font of a string and its
+subset, transparency states, the fill rule in force, a transform the canvas
+merges into the one before it).  ``replay`` runs the program when there is
+one: the same bytes, in a fraction of the time.
+
 A display list is made of tuples, strings and numbers only: it is stored with
 ``marshal`` (``dumps``/``loads``), and ``loads`` accepts nothing but calls
-from ``CANVAS_CALLS`` and ``PATH_CALLS``, so a damaged or foreign entry is
-refused (``None``) rather than run.  A drawing that needs anything else (an
-image, an unusual colour class) has no display list and is drawn the usual
-way.
+from ``CANVAS_CALLS`` and ``PATH_CALLS`` and instructions from
+``PROGRAM_OPS``, so a damaged or foreign entry is refused (``None``) rather
+than run.  A drawing that needs anything else (an image, an unusual colour
+class) has no display list and is drawn the usual way.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import marshal
 from dataclasses import dataclass
 from typing import Callable
 
-FORMAT = 1
+FORMAT = 2
 
 #: Canvas calls a display list may hold (what reportlab's PDF renderer makes for
 #: svglib's shapes); ``*drawPath``/``*clipPath`` carry a path's own calls.
@@ -34,6 +41,11 @@ CANVAS_CALLS = frozenset({
 })
 PATH_CALLS = frozenset({"moveTo", "lineTo", "curveTo", "close", "arc", "arcTo", "rect", "ellipse", "circle",
                         "roundRect"})
+#: Program instructions (besides plain strings, which are content-stream text):
+#: q/Q save and restore, cm transform, fm fill rule, f font, a graphics-state
+#: value, pr/pe/pd a rectangle, a shape or a path painted with the fill rule in
+#: force, t a string.
+PROGRAM_OPS = frozenset({"q", "Q", "cm", "fm", "f", "a", "pr", "pe", "pd", "t"})
 
 
 class Unsupported(Exception):
@@ -48,9 +60,20 @@ class DisplayList:
     #: the canvas font (name, size) the drawing relied on, when it read it; a
     #: replay onto a canvas in another font state draws the usual way instead
     font_state: tuple | None = None
+    #: the calls as content-stream text and instructions (``compile_program``); None: replay the calls
+    program: tuple | None = None
+    fonts: tuple = ()  # the font names the calls set
 
     def fits(self, canvas) -> bool:
         return self.font_state is None or (canvas._fontname, canvas._fontsize) == self.font_state
+
+
+def make(width: float, height: float, ops: tuple, font_state: tuple | None = None) -> DisplayList:
+    """A display list of some calls: their program when they compile to one
+    (the calls themselves are then not kept), else the calls."""
+    program = compile_program(ops)
+    fonts = tuple(sorted({args[0] for name, args, _ in ops if name == "setFont"}))
+    return DisplayList(width, height, ops if program is None else (), font_state, program, fonts)
 
 
 # ---------------------------------------------------------------- recording
@@ -79,111 +102,21 @@ def _uncolor(value):
     raise Unsupported(f"colour {value[0]!r}")
 
 
-class _Path:
-    def __init__(self):
-        self.ops: list = []
-
-    def __getattr__(self, name):
-        if name not in PATH_CALLS:
-            raise Unsupported(f"path.{name}")
-
-        def call(*args, **kwargs):
-            self.ops.append((name, args, kwargs))
-        return call
-
-
-class _Marked(str):
-    pass
-
-
-class _MarkedSize(float):
-    pass
-
-
-class _Recorder:
-    """Stands in for a reportlab canvas while the PDF renderer draws."""
-
-    def __init__(self, fontname: str, fontsize: float):
-        object.__setattr__(self, "ops", [])
-        object.__setattr__(self, "_font", (fontname, fontsize))
-        object.__setattr__(self, "_stack", [])
-        object.__setattr__(self, "font_read", False)
-
-    # The renderer reads the canvas font whenever it sets a font, and uses it
-    # when a shape names only one of font and size: what it reads is marked,
-    # so that setFont can tell whether the canvas's font was used.
-    @property
-    def _fontname(self):
-        return _Marked(self._font[0])
-
-    @property
-    def _fontsize(self):
-        return _MarkedSize(self._font[1])
-
-    def __setattr__(self, name, value):
-        if name == "_fillMode":
-            self.ops.append(("=_fillMode", (value,), {}))
-        else:
-            raise Unsupported(f"canvas.{name} =")
-
-    def saveState(self):
-        self._stack.append(self._font)
-        self.ops.append(("saveState", (), {}))
-
-    def restoreState(self):
-        object.__setattr__(self, "_font", self._stack.pop())
-        self.ops.append(("restoreState", (), {}))
-
-    def setFont(self, name, size, leading=None):
-        if type(name) is _Marked or type(size) is _MarkedSize:
-            object.__setattr__(self, "font_read", True)
-            name, size = str(name), float(size)
-        object.__setattr__(self, "_font", (name, size))
-        self.ops.append(("setFont", (name, size) if leading is None else (name, size, leading), {}))
-
-    def setFillColor(self, color, alpha=None):
-        self.ops.append(("setFillColor", (_color(color),) if alpha is None else (_color(color), alpha), {}))
-
-    def setStrokeColor(self, color, alpha=None):
-        self.ops.append(("setStrokeColor", (_color(color),) if alpha is None else (_color(color), alpha), {}))
-
-    def beginPath(self):
-        return _Path()
-
-    def drawPath(self, path, **kwargs):
-        self.ops.append(("*drawPath", tuple(path.ops), kwargs))
-
-    def clipPath(self, path, **kwargs):
-        self.ops.append(("*clipPath", tuple(path.ops), kwargs))
-
-    def __getattr__(self, name):  # only for names not defined above
-        if name not in CANVAS_CALLS:
-            raise Unsupported(f"canvas.{name}")
-
-        def call(*args, **kwargs):
-            self.ops.append((name, args, kwargs))
-        return call
-
-
 def record(drawing, fontname: str, fontsize: float) -> DisplayList | None:
     """The display list of a drawing drawn at (0, 0) on a canvas whose font is
-    (``fontname``, ``fontsize``); None when it needs more than a display list holds."""
-    from reportlab.graphics import renderPDF
+    (``fontname``, ``fontsize``); None when it needs more than a display list
+    holds.  (``recording.py``: needed only for drawings svglib read.)"""
+    from .recording import record as _record
 
-    recorder = _Recorder(fontname, fontsize)
-    try:
-        renderPDF.draw(drawing, recorder, 0, 0)
-        out = DisplayList(float(drawing.width), float(drawing.height), tuple(recorder.ops),
-                          (fontname, fontsize) if recorder.font_read else None)
-        marshal.dumps(_plain(out))  # refuse anything marshal cannot keep
-    except (Unsupported, ValueError, TypeError, AttributeError):
-        return None
-    return out
+    return _record(drawing, fontname, fontsize)
 
 
 # ---------------------------------------------------------------- replaying
 def replay(display_list: DisplayList, canvas) -> None:
     """Make the recorded calls on ``canvas``, as ``renderPDF.draw(drawing, canvas, 0, 0)`` would."""
+    if display_list.program is not None:  # (canvases that enforce a colour space are not supported)
+        _run(display_list.program, canvas)
+        return
     for name, args, kwargs in display_list.ops:
         first = name[0]
         if first == "*":
@@ -199,27 +132,290 @@ def replay(display_list: DisplayList, canvas) -> None:
             getattr(canvas, name)(*args, **kwargs)
 
 
+# ---------------------------------------------------------------- programs
+def _alpha_ok(a) -> bool:
+    return isinstance(a, (float, int)) and 0 <= a <= 1
+
+
+class _NotCompiled(Exception):
+    pass
+
+
+def _compilers():
+    """Call name -> function(args, kwargs, out) appending the call's program to ``out``."""
+    from reportlab.lib.rl_accel import fp_str
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen.pathobject import PDFPathObject
+
+    def transform(args, kwargs, out):
+        if kwargs:
+            raise _NotCompiled()
+        out.append(("cm", *args, "%s cm" % fp_str(*args)))
+
+    def line_width(args, kwargs, out):
+        if kwargs:
+            raise _NotCompiled()
+        out.append("%s w" % fp_str(args[0]))
+
+    def mode(op):
+        def f(args, kwargs, out):
+            if kwargs or args[0] not in (0, 1, 2):
+                raise _NotCompiled()
+            out.append("%d %s" % (args[0], op))
+        return f
+
+    def dash(args, kwargs, out):
+        if kwargs:
+            raise _NotCompiled()
+        array, phase = (args + ([], 0)[len(args):])[:2]
+        if isinstance(array, (int, float)):
+            array, phase = (array, phase), 0
+        if not isinstance(array, (list, tuple)) or any(not isinstance(v, (int, float)) or v < 0 for v in array) \
+                or not isinstance(phase, (int, float)) or phase < 0 or (array and sum(array) <= 0):
+            raise _NotCompiled()
+        out.append("[%s] %s d" % (fp_str(array), phase))
+
+    def color(op, key):
+        def f(args, kwargs, out):
+            value = args[0]
+            if kwargs or value is None or value[0] != "rgb":
+                raise _NotCompiled()
+            out.append("%s %s" % (fp_str((value[1], value[2], value[3])), op))
+            alpha = args[1] if len(args) > 1 and args[1] is not None else value[4]
+            if alpha is not None:
+                if not _alpha_ok(alpha):
+                    raise _NotCompiled()
+                out.append(("a", key, alpha))
+        return f
+
+    def alpha(key):
+        def f(args, kwargs, out):
+            if kwargs or not _alpha_ok(args[0]):
+                raise _NotCompiled()
+            out.append(("a", key, args[0]))
+        return f
+
+    def state(key, convert=lambda v: v):
+        def f(args, kwargs, out):
+            if kwargs:
+                raise _NotCompiled()
+            out.append(("a", key, convert(args[0])))
+        return f
+
+    def fill_mode(args, kwargs, out):
+        out.append(("fm", args[0]))
+
+    fonts: dict = {}
+
+    def font(args, kwargs, out):
+        name = args[0]
+        dynamic = fonts.get(name)
+        if dynamic is None:
+            dynamic = fonts[name] = bool(pdfmetrics.getFont(name)._dynamicFont)
+        if kwargs or not dynamic:
+            raise _NotCompiled()
+        size = args[1]
+        out.append(("f", name, size, args[2] if len(args) > 2 and args[2] is not None else size * 1.2))
+
+    def rect(args, kwargs, out):
+        x, y, width, height = args
+        out.append(("pr", "n %s re " % fp_str(x, y, width, height), kwargs.get("stroke", 1), kwargs.get("fill", 0)))
+
+    def shape(name):
+        def f(args, kwargs, out):
+            path = PDFPathObject()
+            if name == "circle":
+                cx, cy, r = args
+                x1, x2, y1, y2 = cx - r, cx + r, cy - r, cy + r
+                path.ellipse(x1, y1, x2 - x1, y2 - y1)
+            elif name == "ellipse":
+                x1, y1, x2, y2 = args
+                path.ellipse(x1, y1, x2 - x1, y2 - y1)
+            else:
+                path.roundRect(*args)
+            out.append(("pe", tuple(path._code), kwargs.get("stroke", 1), kwargs.get("fill", 0)))
+        return f
+
+    def line(args, kwargs, out):
+        if kwargs:
+            raise _NotCompiled()
+        x1, y1, x2, y2 = args
+        out.append("n %s m %s l S" % (fp_str(x1, y1), fp_str(x2, y2)))
+
+    path_ops = {"moveTo": "%s m", "lineTo": "%s l", "curveTo": "%s c"}
+
+    def draw_path(args, kwargs, out):
+        code = ["n"]
+        for call, a, k in args:
+            if call == "close":
+                code.append("h")
+            else:
+                fmt = path_ops.get(call)
+                if fmt is None or k:
+                    raise _NotCompiled()
+                code.append(fmt % fp_str(*a))
+        if len(code) > 1 and not code[1].endswith(" m"):  # as PDFPathObject insists
+            raise _NotCompiled()
+        out.append(("pd", " ".join(code) if len(code) > 1 else "", kwargs.get("stroke", 1),
+                    kwargs.get("fill", 0), kwargs.get("fillMode")))
+
+    def draw_string(args, kwargs, out):
+        if not set(kwargs) <= {"mode"}:
+            raise _NotCompiled()
+        x, y, text = args
+        out.append(("t", x, y, text, kwargs.get("mode")))
+
+    return {
+        "transform": transform, "setLineWidth": line_width, "setLineCap": mode("J"), "setLineJoin": mode("j"),
+        "setDash": dash, "setFillColor": color("rg", "ca"), "setStrokeColor": color("RG", "CA"),
+        "setFillAlpha": alpha("ca"), "setStrokeAlpha": alpha("CA"), "setFillOverprint": state("op"),
+        "setStrokeOverprint": state("OP"), "setOverprintMask": state("OPM", lambda v: v and 1 or 0),
+        "=_fillMode": fill_mode, "setFont": font, "rect": rect, "circle": shape("circle"),
+        "ellipse": shape("ellipse"), "roundRect": shape("roundRect"), "line": line, "*drawPath": draw_path,
+        "drawString": draw_string,
+    }
+
+
+_COMPILERS: dict | None = None
+
+
+def compile_program(ops: tuple) -> tuple | None:
+    """The content-stream text reportlab's canvas writes for ``ops`` (from a
+    ``saveState`` to its ``restoreState``), with what depends on the document
+    or on the canvas's state at the time left as instructions; None for calls
+    it does not know (they are replayed as calls)."""
+    global _COMPILERS
+    if _COMPILERS is None:
+        _COMPILERS = _compilers()
+    compilers = _COMPILERS
+    if len(ops) < 2 or ops[0][0] != "saveState" or ops[-1][0] != "restoreState" or ops[0][1] or ops[-1][1]:
+        return None
+    depth = 0
+    out: list = []
+    save, restore = ("q",), ("Q",)
+    try:
+        for name, args, kwargs in ops[1:-1]:
+            if name == "saveState":
+                depth += 1
+                out.append(save)
+            elif name == "restoreState":
+                depth -= 1
+                if depth < 0:
+                    return None
+                out.append(restore)
+            else:
+                compilers[name](args, kwargs, out)
+    except (_NotCompiled, ValueError, TypeError, KeyError, IndexError, AssertionError):
+        return None
+    if depth != 0:
+        return None
+    # The canvas writes its code joined by newlines: runs of text become one string
+    # (no run ends in a transform the canvas could fold the next one into).
+    merged: list = []
+    for ins in out:
+        if type(ins) is not str and ins[0] == "pe":  # a shape's path, then its painting
+            merged.append(("pr", "\n".join(ins[1]) + "\n", ins[2], ins[3]))
+        elif type(ins) is str and merged and type(merged[-1]) is str:
+            merged[-1] = merged[-1] + "\n" + ins
+        else:
+            merged.append(ins)
+    return tuple(merged)
+
+
+def _run(program: tuple, canvas) -> None:
+    """Write a program into ``canvas``: what replaying its calls writes, and the same state after."""
+    from reportlab.pdfgen.canvas import PATH_OPS
+
+    canvas.saveState()
+    code = canvas._code
+    append = code.append
+    fill_mode = canvas._fillMode
+    font = (canvas._fontname, canvas._fontsize, canvas._leading)
+    stack = []
+    transparent = False
+    for ins in program:
+        if type(ins) is str:
+            append(ins)
+            continue
+        op = ins[0]
+        if op == "a":
+            key = ins[1]
+            if key == "ca" or key == "CA":
+                if not transparent:  # as canvas.setFillAlpha/setStrokeAlpha do
+                    canvas._doc.ensureMinPdfVersion("transparency")
+                    transparent = True
+                ext = canvas._extgstate
+                if ins[2] == ext._d.get(key, ext.defaults[key]):  # unchanged: ExtGState.set writes nothing
+                    continue
+                ext.set(canvas, key, ins[2])
+            else:
+                canvas._extgstate.set(canvas, key, ins[2])
+        elif op == "q":
+            stack.append((fill_mode, font, canvas._extgstate))
+            canvas._extgstate = canvas._extgstate.pushCopy()
+            append("q")
+        elif op == "Q":
+            append("Q")
+            fill_mode, font, canvas._extgstate = stack.pop()
+        elif op == "pr":
+            append(ins[1] + PATH_OPS[ins[2], ins[3], fill_mode])
+        elif op == "pe":
+            code.extend(ins[1])
+            append(PATH_OPS[ins[2], ins[3], fill_mode])
+        elif op == "pd":
+            append(ins[1])
+            append(PATH_OPS[ins[2], ins[3], fill_mode if ins[4] is None else ins[4]])
+        elif op == "cm":
+            if code and code[-1][-3:] == " cm":  # the canvas folds it into the transform before
+                canvas.transform(*ins[1:7])
+            else:
+                append(ins[7])
+        elif op == "fm":
+            fill_mode = ins[1]
+        elif op == "f":
+            font = ins[1:4]
+        elif op == "t":
+            canvas._fontname, canvas._fontsize, canvas._leading = font
+            canvas.drawString(ins[1], ins[2], ins[3], mode=ins[4])
+    canvas.restoreState()
+
+
 def fonts_of(display_list: DisplayList) -> set[str]:
     """The font names a display list sets."""
-    return {args[0] for name, args, _ in display_list.ops if name == "setFont"}
+    return set(display_list.fonts)
 
 
 # ---------------------------------------------------------------- storing
 def _plain(d: DisplayList) -> tuple:
-    return (FORMAT, d.width, d.height, d.font_state, d.ops)
+    return (FORMAT, d.width, d.height, d.font_state, d.ops, d.program, d.fonts)
 
 
 def dumps(display_list: DisplayList) -> bytes:
     return marshal.dumps(_plain(display_list))
 
 
+def _program_ok(program) -> bool:
+    for ins in program:
+        if type(ins) is str:
+            continue
+        if type(ins) is not tuple or not ins or ins[0] not in PROGRAM_OPS:
+            return False
+        if ins[0] == "pe" and not all(type(p) is str for p in ins[1]):
+            return False
+        if ins[0] in ("pr", "pd", "cm") and type(ins[1 if ins[0] != "cm" else 7]) is not str:
+            return False
+    return True
+
+
 def loads(data: bytes) -> DisplayList | None:
     """A display list from ``dumps``; None for anything else (damaged, foreign, another format)."""
     try:
         value = marshal.loads(data)
-        if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
+        if type(value) is not tuple or len(value) not in (5, 7) or value[0] != FORMAT:
             return None
-        _, width, height, font_state, ops = value
+        if len(value) == 5:  # the calls alone: replayed as calls
+            value = (*value, None, tuple(sorted({op[1][0] for op in value[4] if op[0] == "setFont"})))
+        _, width, height, font_state, ops, program, fonts = value
         if type(width) is not float or type(height) is not float or type(ops) is not tuple:
             return None
         if font_state is not None and (type(font_state) is not tuple or len(font_state) != 2):
@@ -229,9 +425,13 @@ def loads(data: bytes) -> DisplayList | None:
         paths = [op[1] for op in ops if op[0][0] == "*"]
         if paths and not {p[0] for path in paths for p in path} <= PATH_CALLS:
             return None
+        if program is not None and (type(program) is not tuple or not _program_ok(program)):
+            return None
+        if type(fonts) is not tuple or not all(type(f) is str for f in fonts):
+            return None
     except (EOFError, ValueError, TypeError, IndexError, KeyError):
         return None
-    return DisplayList(width, height, ops, font_state)
+    return DisplayList(width, height, ops, font_state, program, fonts)
 
 
 def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None) -> None:

@@ -18,10 +18,10 @@ from model.errors import PnpError
 from model.sheets import Game
 
 from .build import BuildOptions, BuildResult, build_games
+from .defaults import DEFAULT_DPI
 from .raster import MAX_DPI, MIN_DPI
 from .targets import EXPORTS, TARGETS
 
-DEFAULT_DPI = 300
 #: which options apply to which exports (the rest are refused, naming the flag)
 APPLIES = {"dpi": ("png", "tts"), "trim": ("png",), "base_url": ("tts",)}
 FLAGS = {"dpi": "--dpi", "trim": "--trim", "base_url": "--base-url"}

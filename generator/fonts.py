@@ -3,11 +3,12 @@
 The DejaVu families ship inside matplotlib's package data, so every machine
 that installs the project has them (matplotlib itself is never imported: the
 files are found through its package location).  A family is registered with
-reportlab (which embeds a subset in each PDF) and with svglib (so SVG
-``font-family`` names resolve to it) the first time something needs it:
-parsing a TrueType file takes a while, and most games use one family of
-three.  The graphics default font is switched away from the non-embedded
-Helvetica.
+reportlab (which embeds a subset in each PDF) the first time something needs
+it: parsing a TrueType file takes a while, and most games use one family of
+three.  svglib is told about the families (so SVG ``font-family`` names
+resolve to them) only when it is used: most SVGs are read without it
+(``svgfast.py``).  The graphics default font is switched away from the
+non-embedded Helvetica.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ DEFAULT_BOLD = "DejaVuSans-Bold"
 FACE_FAMILY = {name: family for family, faces in FAMILIES.items() for name in faces}
 
 _registered: set[str] = set()
-_lock = threading.Lock()
+_lock = threading.RLock()
 
 
 @lru_cache(maxsize=None)
@@ -42,21 +43,63 @@ def font_dir() -> Path:
     return Path(spec.submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
 
 
+_svglib_families: set[str] = set()
+
+
 def _register_family(family: str) -> None:
-    from reportlab.graphics import shapes
     from reportlab.lib.fonts import addMapping
-    from svglib.fonts import get_global_font_map
+    from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames, registerFont
+    from reportlab.pdfbase.ttfonts import TTFont
 
     folder = font_dir()
     regular, bold = FAMILIES[family]
-    font_map = get_global_font_map()
-    # svglib registers the TrueType file with reportlab under rlgFontName.
-    font_map.register_font(family, str(folder / f"{regular}.ttf"), rlgFontName=regular)
-    font_map.register_font(family, str(folder / f"{bold}.ttf"), weight="bold", rlgFontName=bold)
+    known = set(getRegisteredFontNames())
+    for name in (regular, bold):
+        if name not in known:  # never replace a font object a document may already use
+            registerFont(TTFont(name, str(folder / f"{name}.ttf")))
     for b in (0, 1):
         for i in (0, 1):
             addMapping(regular, b, i, bold if b else regular)
+
+
+def graphics_default_font() -> None:
+    """Make the embedded default font reportlab's graphics default (instead of Helvetica)."""
+    from reportlab.graphics import shapes
+
     shapes.STATE_DEFAULTS["fontName"] = DEFAULT_FONT
+
+
+def _tell_svglib(family: str) -> None:
+    """Map an SVG family name to its registered faces in svglib's font map."""
+    from svglib.fonts import get_global_font_map
+
+    font_map = get_global_font_map()
+    regular, bold = FAMILIES[family]
+    entries = getattr(font_map, "_map", None)
+    index = getattr(font_map, "_family_index", None)
+    if isinstance(entries, dict) and isinstance(index, dict) and hasattr(font_map, "build_internal_name"):
+        # a mapping only: the faces are registered with reportlab already
+        for weight, name in (("normal", regular), ("bold", bold)):
+            entries[font_map.build_internal_name(family, weight, "normal")] = {
+                "svg_family": family, "svg_weight": weight, "svg_style": "normal", "rlgFont": name, "exact": True}
+        index.setdefault(family.lower(), family)
+    else:  # another svglib: let it register the files itself
+        folder = font_dir()
+        font_map.register_font(family, str(folder / f"{regular}.ttf"), rlgFontName=regular)
+        font_map.register_font(family, str(folder / f"{bold}.ttf"), weight="bold", rlgFontName=bold)
+
+
+def ensure_for_svglib(svg: str) -> None:
+    """Before svglib reads an SVG: every family it may name registered, and known to svglib."""
+    ensure_for_svg(svg)
+    missing = [f for f in FAMILIES if f not in _svglib_families and (f in svg or f == DEFAULT_FAMILY)]
+    if missing:
+        with _lock:
+            for family in missing:
+                if family not in _svglib_families:
+                    register_fonts(family)
+                    _tell_svglib(family)
+                    _svglib_families.add(family)
 
 
 def register_fonts(*families: str) -> None:

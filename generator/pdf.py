@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 

@@ -1,17 +1,21 @@
-"""Templates to drawings: Jinja2 template -> SVG string -> reportlab Drawing.
+"""Templates to pictures: Jinja2 template -> SVG string -> display list (or reportlab Drawing).
 
 The tools of the render stage (``designs.py`` runs it for a whole game).
 Templates live in ``templates/<game>/``; the generator's own base templates are
 reachable as ``pnp/...``.  Values are XML-escaped by Jinja's autoescaping; the
-helpers below return markup that is already safe.  Identical SVG (e.g. a shared
-card back) is parsed once per build, and not at all when a drawing store
-already holds it.  A ``RenderCache`` store may also keep compiled templates
-and display lists (``displaylist.py``), which the PDF writers replay.
+helpers below return markup that is already safe.  A game's template
+environment (its compiled templates) is kept in the process while the game's
+files stay the same (``shared_env``).  An SVG becomes a display list
+(``displaylist.py``), read by ``svgfast`` when it can and by svglib when not;
+identical SVG (e.g. a shared card back) is read once per build, and not at all
+when the store already holds its display list.  A ``RenderCache`` store keeps
+compiled templates and display lists, which the PDF writers replay.
 """
 
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -23,9 +27,8 @@ from model.errors import Problems
 from model.manifest import Deck, Manifest
 from model.sheets import Card
 
-from . import nets
 from .cache import NO_CACHE, DrawingStore, is_render_cache
-from .fonts import DEFAULT_FONT, ensure_for_svg, face
+from .fonts import DEFAULT_FONT, ensure_for_svg, ensure_for_svglib, face, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
 from .text import fit, svg_lines
 
@@ -39,11 +42,40 @@ class TemplateProblem(Exception):
 
 def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
     loader = jinja2.FileSystemLoader([str(folder), str(BUILTIN_TEMPLATES)])
+    # optimized=False: Jinja2's constant folding changes no output and costs a sixth of compiling
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                             bytecode_cache=bytecode_cache, auto_reload=False)
+                             bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
     env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
     return env
+
+
+#: Template environments kept in this process (compiled templates and all), by
+#: game folder, the digest of everything under it and the store: a second
+#: build of an unchanged game (``pnp watch``, the reference after the cards)
+#: compiles nothing.
+_ENVS: OrderedDict = OrderedDict()
+ENVS_KEPT = 8
+
+
+def shared_env(manifest: Manifest, store: DrawingStore = NO_CACHE, fingerprint: str | None = None):
+    """The template environment of a game, shared while its files stay the same.
+
+    ``fingerprint`` (``keys.game_fingerprint``, which covers every file of the
+    game's template folder and the generator's own templates) is computed when
+    not given."""
+    from .keys import game_fingerprint
+
+    fingerprint = fingerprint or game_fingerprint(manifest)
+    key = (str(manifest.folder), fingerprint, getattr(store, "identity", None) or id(store))
+    found = _ENVS.get(key)
+    if found is None:
+        bytecode = store.bytecode_cache() if hasattr(store, "bytecode_cache") else None
+        found = _ENVS[key] = (make_env(manifest.folder, bytecode), store)  # the store kept: its id stays its own
+        while len(_ENVS) > ENVS_KEPT:
+            _ENVS.popitem(last=False)
+    _ENVS.move_to_end(key)
+    return found[0]
 
 
 @dataclass
@@ -100,6 +132,18 @@ class Kit:
         }
 
 
+class _Nets:
+    """``generator.nets`` for the templates, imported the first time a template uses it."""
+
+    def __getattr__(self, name):
+        from . import nets
+
+        return getattr(nets, name)
+
+
+_NETS = _Nets()
+
+
 @lru_cache(maxsize=4096)
 def _icon(name, cx, cy, size, fill, stroke) -> str:
     from . import icons  # svgwrite is imported only when an icon is drawn
@@ -117,7 +161,7 @@ def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, 
         "icon": kit.icon,
         "pal": kit.pal,
         "describe": kit.describe,
-        "nets": nets,
+        "nets": _NETS,
     }
     if deck is not None:
         s = deck.size
@@ -146,11 +190,11 @@ class Renderer:
                     return label + path.relative_to(folder).as_posix(), frame.lineno
         return f"templates/{self.manifest.slug}/{template}", None
 
-    def __init__(self, manifest: Manifest, problems: Problems, store: DrawingStore = NO_CACHE):
+    def __init__(self, manifest: Manifest, problems: Problems, store: DrawingStore = NO_CACHE,
+                 fingerprint: str | None = None):
         self.manifest = manifest
         self.problems = problems
-        bytecode = store.bytecode_cache() if hasattr(store, "bytecode_cache") else None
-        self.env = make_env(manifest.folder, bytecode)
+        self.env = shared_env(manifest, store, fingerprint)
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
 
     def svg(self, template: str, deck: Deck | None, card: Card | None, side: str = "front", **more) -> str | None:
@@ -177,17 +221,21 @@ class Renderer:
 
 @dataclass
 class DrawingCache:
-    """SVG text -> reportlab Drawing, by design key: parsed once per distinct SVG
-    in a build, and only when ``store`` (kept across builds) does not have it."""
+    """SVG text -> what to draw it with, by design key: a display list when it
+    can be one (``displaylist.py``; most SVG is read straight into one by
+    ``svgfast``), else a reportlab Drawing.  Each distinct SVG is read once per
+    build, and not at all when the store (kept across builds) has its display
+    list."""
 
-    drawings: dict[str, object] = field(default_factory=dict)
+    drawings: dict[str, object] = field(default_factory=dict)  # key -> Drawing (None: unreadable)
+    lists: dict[str, object] = field(default_factory=dict)  # key -> DisplayList, kept in memory
     store: DrawingStore = NO_CACHE
     parsed: int = 0
 
     key = staticmethod(design_key)
 
     def get(self, svg: str, where: str, problems: Problems):
-        """(key, drawing) of an SVG; the drawing is None when the SVG could not be read."""
+        """(key, drawing) of an SVG, a reportlab Drawing read by svglib; None when the SVG could not be read."""
         key = design_key(svg)
         if key not in self.drawings:
             drawing = self.store.get(key)
@@ -199,52 +247,48 @@ class DrawingCache:
             self.drawings[key] = drawing
         return key, self.drawings[key]
 
-    def prepare(self, svg: str, where: str, problems: Problems, keep: bool = True) -> str:
-        """Make sure the SVG can be drawn: with a ``RenderCache`` store, that its
-        display list is kept (parsing and recording it if not); otherwise that its
-        drawing is in ``drawings``.  Returns the key; parse errors go to ``problems``.
-        ``keep=False`` does not keep the parsed drawing in memory when the store
-        has its display list."""
-        key = design_key(svg)
-        if not is_render_cache(self.store):
-            self.get(svg, where, problems)
-            return key
-        if key in self.drawings or self.store.has_list(key):
-            return key
-        drawing = svg_to_drawing(svg, where, problems)
+    def _read(self, key: str, svg: str, where: str, problems: Problems, keep: bool):
+        """Read an SVG: its display list (kept in the store, and in memory with ``keep``), or its drawing."""
+        found, drawing = svg_to_display_list(svg, where, problems)
         self.parsed += 1
-        if drawing is None:
-            self.drawings[key] = None
-            return key
-        recorded = record_display_list(drawing)
-        if recorded is not None:
-            self.store.put_list(key, recorded)
-        if keep or recorded is None:
+        if found is None:
             self.drawings[key] = drawing
+            return None
+        if is_render_cache(self.store):
+            self.store.put_list(key, found)
+        if keep or not is_render_cache(self.store):
+            self.lists[key] = found
+        if drawing is not None:  # the list needs the canvas font it was recorded with
+            self.drawings[key] = drawing
+        return found
+
+    def prepare(self, svg: str, where: str, problems: Problems, keep: bool = True) -> str:
+        """Make sure the SVG can be drawn: read it unless its display list is at
+        hand (in memory or in a ``RenderCache`` store).  Returns the key; read
+        errors go to ``problems``.  ``keep=False`` leaves a display list the store
+        keeps out of memory."""
+        key = design_key(svg)
+        if key in self.lists or key in self.drawings:
+            return key
+        if is_render_cache(self.store) and self.store.has_list(key):
+            return key
+        self._read(key, svg, where, problems, keep)
         return key
 
     def picture(self, svg: str, where: str, problems: Problems):
-        """(key, what to draw) of an SVG: its kept display list when there is one
-        that does not depend on the canvas's font, else its drawing (None when the
-        SVG could not be read).  A display list that is missing or damaged is
-        made again and kept."""
+        """(key, what to draw) of an SVG: its display list when there is one that
+        does not depend on the canvas's font, else its drawing (None when the SVG
+        could not be read).  A display list that is missing or damaged is made
+        again and kept."""
         key = design_key(svg)
-        if is_render_cache(self.store) and key not in self.drawings:
-            found = self.store.get_list(key)
+        found = self.lists.get(key)
+        if found is None and key not in self.drawings:
+            if is_render_cache(self.store):
+                found = self.store.get_list(key)
             if found is None:
-                drawing = svg_to_drawing(svg, where, problems)
-                self.parsed += 1
-                if drawing is None:
-                    self.drawings[key] = None
-                    return key, None
-                found = record_display_list(drawing)
-                if found is not None:
-                    self.store.put_list(key, found)
-                if found is None or found.font_state is not None:
-                    self.drawings[key] = drawing
-                    return key, drawing
-            if found.font_state is None:
-                return key, found
+                found = self._read(key, svg, where, problems, True)
+        if found is not None and found.font_state is None:
+            return key, found
         return self.get(svg, where, problems)
 
 
@@ -254,8 +298,29 @@ def record_display_list(drawing):
     return record(drawing, *RECORD_FONT)
 
 
-def svg_to_drawing(svg: str, where: str, problems: Problems):
+def svg_to_display_list(svg: str, where: str, problems: Problems):
+    """(display list, drawing) of an SVG text.  The SVG the templates write is
+    read straight into a display list by ``svgfast`` (drawing None); anything
+    else is read by svglib and its drawing recorded (the drawing is returned
+    too when the list depends on the canvas font, or when there is no list).
+    (None, None), with a problem, when it cannot be read."""
     ensure_for_svg(svg)
+    from .svgfast import to_display_list
+
+    found = to_display_list(svg)
+    if found is not None:
+        return found, None
+    drawing = svg_to_drawing(svg, where, problems)
+    if drawing is None:
+        return None, None
+    found = record_display_list(drawing)
+    return found, (drawing if found is None or found.font_state is not None else None)
+
+
+def svg_to_drawing(svg: str, where: str, problems: Problems):
+    """The reportlab Drawing svglib reads from an SVG text (None, with a problem, when it cannot be read)."""
+    ensure_for_svglib(svg)
+    graphics_default_font()
     from lxml import etree
     from svglib.svglib import svg2rlg
 

@@ -6,12 +6,19 @@ last build gave (every card of every game with its SVG, row values, warnings
 and the files written) or the data errors that stopped it.  A failed build
 writes nothing, so the PDFs of the last good build stay in place; the next
 good save recovers.
+
+Everything a build compiles stays in this process between builds (template
+environments, fonts, display lists), and, when there is a second core, a
+helper process kept for the session makes each reference sheet while this
+one renders and writes the cards.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +118,8 @@ class Session:
         self.snapshot = Snapshot()
         self.lock = threading.Lock()
         self.listeners: list = []  # called with each new Snapshot
+        self.helper = None  # the process pool of one that makes reference sheets (started after the first build)
+        self._helper_broken = False
 
     def build(self, changed: list[Path] | None = None, workers: int | None = None) -> Snapshot:
         """Build again; returns (and keeps) the new snapshot.  Never raises for the user's data."""
@@ -120,6 +129,7 @@ class Session:
             snap = Snapshot(self.snapshot.version + 1, time.time(), trigger=trigger)
             try:
                 self._build(snap, self.workers if workers is None else workers)
+                self._start_helper()
             except InputErrors as exc:
                 snap.errors = [f"error {p}" for p in exc.problems]
             except PnpError as exc:
@@ -148,7 +158,13 @@ class Session:
                                             settings=o.settings, layout=getattr(o, "layout", "grid"),
                                             printer_margin=getattr(o, "printer_margin", None) or
                                             BuildOptions.printer_margin)))
-        results = build_games(jobs, workers=workers, cache=self.store)
+        helper = self.helper if workers <= 1 else None
+        try:
+            results = build_games(jobs, workers=workers, cache=self.store, pool=helper)
+        except BrokenExecutor:  # the helper process died (or could not start): build without one from now on
+            self.helper = None
+            self._helper_broken = True
+            results = build_games(jobs, workers=workers, cache=self.store)
         snap.results = results
         row_problems: dict[tuple[str, int], list[Problem]] = {}
         for p in project.warnings:
@@ -179,9 +195,31 @@ class Session:
         snap.warnings = [f"warning {p}" for p in project.warnings if id(p) not in attached]
         snap.warnings += [f"warning {w}" for w in getattr(self.store, "warnings", [])]
 
+    def _start_helper(self) -> None:
+        """Start the helper process (spawned: this process may run a server's threads) and let it
+        import and register what a reference sheet needs, so that it is ready by the next save."""
+        if self.helper is not None or self._helper_broken or (os.cpu_count() or 1) < 2:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.helper = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.helper.submit(_prepare_helper)
+
     def close(self) -> None:
+        if self.helper is not None:
+            self.helper.shutdown(wait=False, cancel_futures=True)
+            self.helper = None
         if self.store is not None:
             self.store.close()
+
+
+def _prepare_helper() -> None:
+    """Run in the helper process once: the imports and fonts of a reference sheet."""
+    from generator import designs, reference  # noqa: F401
+    from generator.fonts import register_fonts
+
+    register_fonts()
 
 
 def summary(snap: Snapshot) -> list[str]:

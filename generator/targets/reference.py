@@ -2,8 +2,10 @@
 
 Built by ``generator/reference.py`` from the game's ``reference.xml.j2`` (or
 the card inventory alone): it reads only the game, the expansions and the
-content hash, rendering its own pictures of cards, so it is made while the
-designs render.
+content hash, rendering its own pictures of cards, so it may be made while the
+designs render (in another process); made after them, it draws its pictures
+of cards from the display lists they left.  ``generator/reference.py`` (and
+with it reportlab's platypus) is imported when a reference is made.
 """
 
 from __future__ import annotations
@@ -13,9 +15,6 @@ from pathlib import Path
 
 from model.errors import Problems
 
-from ..designs import RenderedGame
-from ..reference import build_reference
-from ..render import DrawingCache
 from .base import TargetOutput
 
 
@@ -31,10 +30,14 @@ class Reference:
     def configure(self, build) -> ReferenceOptions:
         return ReferenceOptions(build.page)
 
-    def make(self, rendered: RenderedGame, options: ReferenceOptions) -> TargetOutput:
+    def make(self, rendered, options: ReferenceOptions) -> TargetOutput:
+        from ..reference import build_reference
+        from ..render import DrawingCache
+
         problems = Problems()
         expansions = rendered.options.expansions
+        cache = DrawingCache(store=rendered.store, lists=dict(rendered.drawings.lists))
         data, pages = build_reference(rendered.game, None if expansions is None else set(expansions), options.page,
-                                      problems, DrawingCache(store=rendered.store), rendered.content_hash)
+                                      problems, cache, rendered.content_hash)
         files = {} if data is None else {Path(f"{rendered.game.slug}-reference.pdf"): data}
         return TargetOutput(files, problems.items, pages)

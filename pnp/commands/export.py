@@ -8,7 +8,7 @@ import time
 import click
 from rich.table import Table
 
-from generator.export import DEFAULT_DPI, ExportOptions
+from generator.defaults import DEFAULT_DPI
 
 from ..console import err, out, progress_bar, report_problems
 from ..options import data_option, expansion_option, out_option
@@ -31,7 +31,7 @@ from ..options import data_option, expansion_option, out_option
 def export(games, data, to, dpi, trim, base_url, out_dir, expansions):
     """Export cards as PNG pictures, Tabletop Simulator decks or print-shop uploads:
     output/<game>/png/, tts/, tgc/, mpc/ or dtc/, each with what to check it against."""
-    from generator.export import check_options, export_games
+    from generator.export import ExportOptions, check_options, export_games
     from model.sheets import load_project
 
     start = time.perf_counter()
