@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from model.errors import IllegalAction
 from validator.kit import SIMULTANEOUS, TERMINAL, GameRecord, State
+from validator.kit.chance import copy_generator
 
 from .constants import (ANSWER, ANSWERING, ASK, ASK_NONE, ASKING, GIVE, GIVING, LAY, OVER, PHASE_NAMES, PYRAMID,
                         REFUSE, ROW_OF, ROW_SIZES, ROW_START, ROW_VALUES)
@@ -430,7 +431,7 @@ class PyramidState(State):
     # ------------------------------------------------------------ copies and views
     def clone(self) -> "PyramidState":
         s = PyramidState.__new__(PyramidState)
-        s.game, s.chance, s.log, s.n = self.game, _copy_chance(self.chance), None, self.n
+        s.game, s.chance, s.log, s.n = self.game, copy_generator(self.chance), None, self.n
         s.pyramid = list(self.pyramid)
         s.rest = list(self.rest)
         s.hands = [list(h) for h in self.hands]
@@ -569,16 +570,6 @@ class PyramidState(State):
     def _event(self, text: str) -> None:
         if self.log is not None and text:
             self.log.append(text)
-
-
-
-def _copy_chance(chance):
-    """An independent copy of a generator (a clone draws what the original would, without touching it)."""
-    if chance is None:
-        return None
-    c = type(chance).__new__(type(chance))
-    c.setstate(chance.getstate())
-    return c
 
 
 __all__ = ["PyramidState", "PyramidObs", "COUNTERS", "RANKS"]

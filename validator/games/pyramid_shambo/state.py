@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from model.errors import IllegalAction
 from validator.kit import SIMULTANEOUS, TERMINAL, GameRecord, State
+from validator.kit.chance import copy_generator
 
 from .constants import (BEATS, BONUS, CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, DEBT_NAMES, END_REASONS, EXACT, FEE,
                         OVER, OVERPAY, PAY, PHASE_NAMES, PLAN, PLAN_KINDS, SHORT, SKIP, TARGET, THROW, THROWS,
@@ -428,7 +429,7 @@ class ShamboState(State):
     def clone(self) -> "ShamboState":
         s = ShamboState.__new__(ShamboState)
         s.game = self.game
-        s.chance = _copy_chance(self.chance)
+        s.chance = copy_generator(self.chance)
         s.log = None
         s.n = self.n
         s.hold = list(self.hold)
@@ -579,15 +580,6 @@ class ShamboState(State):
         if self.log is not None:
             self.log.append(text)
 
-
-
-def _copy_chance(chance):
-    """An independent copy of a generator (a clone draws what the original would, without touching it)."""
-    if chance is None:
-        return None
-    c = type(chance).__new__(type(chance))
-    c.setstate(chance.getstate())
-    return c
 
 
 __all__ = ["ShamboState", "ShamboObs", "COUNTERS", "SKIP"]
