@@ -161,11 +161,12 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     """Render, make the targets and write one game's files; raises InputErrors before writing anything.
 
     With ``write=False`` the files stay in ``result.data`` for the caller to write.
-    With ``workers`` > 1, large decks are rendered in worker processes and the
-    targets that need no designs (the reference sheet) are made alongside, in a
-    worker that starts before this process imports what rendering needs.
-    ``pool`` (a process pool the caller keeps, as ``pnp watch`` does) is used
-    for them instead of a new one.  ``reference=False`` leaves the reference
+    With ``workers`` > 1, the targets that need no designs (the reference
+    sheet) are made in a worker process while this one renders and makes the
+    others (the worker imports only what this process does not need: reportlab's
+    platypus), and large decks are rendered in parts by both.  ``pool`` (a
+    process pool the caller keeps, as ``pnp watch`` does) is used for those
+    targets instead of a new one.  ``reference=False`` leaves the reference
     target out; ``cache`` keeps what was rendered across builds (see
     ``generator.cache``; ``diskcache.DiskCache`` is the one on disk), so that
     only the designs whose row or templates changed are rendered again."""

@@ -1,19 +1,22 @@
 """Display lists: a drawing as the canvas calls that draw it, kept as plain data.
 
 Drawing a parsed SVG into a PDF walks reportlab's shape tree and works out
-the graphics state of every node before it makes any canvas call.  ``record``
-runs that walk once, against a stand-in canvas that writes the calls down;
-``replay`` makes the same calls, in the same order, on a real canvas, so the
-PDF bytes are the same as ``renderPDF.draw``'s while the walk is skipped.  The
-canvas still does everything that depends on the document (font subsets,
-graphics-state names), so a display list may be replayed into any document.
+the graphics state of every node before it makes any canvas call.  A display
+list holds the calls that walk makes, written down once: by ``svgfast`` while
+it reads an SVG, or by ``record`` (``recording.py``) from a drawing svglib
+read.  ``replay`` makes the same calls, in the same order, on a real canvas,
+so the PDF bytes are the same as ``renderPDF.draw``'s while the walk is
+skipped.  The canvas still does everything that depends on the document
+(font subsets, graphics-state names), so a display list may be replayed into
+any document.
 
-A display list also carries its *program*: the same calls worked out once
-into the content-stream text the canvas would write for them, with only what
-depends on the document left as instructions (the font of a string and its
-subset, transparency states, the fill rule in force, a transform the canvas
-merges into the one before it).  ``replay`` runs the program when there is
-one: the same bytes, in a fraction of the time.
+A display list also carries its *program* (``compile_program``): the calls
+worked out once into the content-stream text the canvas would write for
+them, with only what depends on the document or on the canvas's state left
+as instructions (the font of a string and its subset, transparency states,
+the fill rule in force, a transform the canvas merges into the one before
+it).  ``replay`` runs the program (``_run``): the same bytes, in a fraction of
+the time.  The calls themselves are kept only when they do not compile.
 
 A display list is made of tuples, strings and numbers only: it is stored with
 ``marshal`` (``dumps``/``loads``), and ``loads`` accepts nothing but calls
@@ -277,6 +280,8 @@ def _compilers():
 
 
 _COMPILERS: dict | None = None
+_MEMO: dict = {}  # (call, arguments) -> its instructions, for calls without keyword arguments
+MEMO_SIZE = 50000
 
 
 def compile_program(ops: tuple) -> tuple | None:
@@ -293,6 +298,7 @@ def compile_program(ops: tuple) -> tuple | None:
     depth = 0
     out: list = []
     save, restore = ("q",), ("Q",)
+    memo = _MEMO
     try:
         for name, args, kwargs in ops[1:-1]:
             if name == "saveState":
@@ -303,8 +309,21 @@ def compile_program(ops: tuple) -> tuple | None:
                 if depth < 0:
                     return None
                 out.append(restore)
-            else:
+            elif kwargs:
                 compilers[name](args, kwargs, out)
+            else:  # the state calls repeat: each distinct one is worked out once
+                try:
+                    done = memo.get((name, args))
+                except TypeError:  # arguments that cannot be a key (a list)
+                    compilers[name](args, kwargs, out)
+                    continue
+                if done is None:
+                    first = len(out)
+                    compilers[name](args, kwargs, out)
+                    if len(memo) < MEMO_SIZE:
+                        memo[(name, args)] = tuple(out[first:])
+                else:
+                    out.extend(done)
     except (_NotCompiled, ValueError, TypeError, KeyError, IndexError, AssertionError):
         return None
     if depth != 0:
@@ -331,6 +350,10 @@ def _run(program: tuple, canvas) -> None:
     append = code.append
     fill_mode = canvas._fillMode
     font = (canvas._fontname, canvas._fontsize, canvas._leading)
+    # The graphics-state values (transparency ...) of each saved level: the canvas
+    # copies them at every save; here a level copies them only when it changes one.
+    ext = canvas._extgstate
+    owned = True
     stack = []
     transparent = False
     for ins in program:
@@ -344,19 +367,20 @@ def _run(program: tuple, canvas) -> None:
                 if not transparent:  # as canvas.setFillAlpha/setStrokeAlpha do
                     canvas._doc.ensureMinPdfVersion("transparency")
                     transparent = True
-                ext = canvas._extgstate
                 if ins[2] == ext._d.get(key, ext.defaults[key]):  # unchanged: ExtGState.set writes nothing
                     continue
-                ext.set(canvas, key, ins[2])
-            else:
-                canvas._extgstate.set(canvas, key, ins[2])
+            if not owned:
+                ext = canvas._extgstate = ext.pushCopy()
+                owned = True
+            ext.set(canvas, key, ins[2])
         elif op == "q":
-            stack.append((fill_mode, font, canvas._extgstate))
-            canvas._extgstate = canvas._extgstate.pushCopy()
+            stack.append((fill_mode, font, ext, owned))
+            owned = False
             append("q")
         elif op == "Q":
             append("Q")
-            fill_mode, font, canvas._extgstate = stack.pop()
+            fill_mode, font, ext, owned = stack.pop()
+            canvas._extgstate = ext
         elif op == "pr":
             append(ins[1] + PATH_OPS[ins[2], ins[3], fill_mode])
         elif op == "pe":

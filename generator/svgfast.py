@@ -205,7 +205,7 @@ def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
         extent -= 360
     elif sweep and extent < 0:
         extent += 360
-    pieces = 1 if abs(extent) <= 90 else math.ceil(abs(extent) / 90)
+    pieces = max(1, math.ceil(abs(extent) / 90 - 1e-9))  # quarter turns at most (a half ellipse: two)
     step = math.radians(extent / pieces)
     if step == 0:
         return []
