@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from model.errors import InvariantViolation, PnpError
-from validator.kit import SIMULTANEOUS, TERMINAL, Chance, View, derive_seed
+from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
 
 from .bots import make_bot
 from .metrics import Tally, TimeModel, new_tally
@@ -71,7 +71,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     decisions = choices = legal_sum = 0
     turns_with_choice = 0
     choice_turn = -1
-    seen = None
+    guard = TurnGuard(opts.turn_cap, opts.loop_after)
     last_turn = state.turns
     standings = getattr(state, "standings", None) if read_standings else None
     history = []
@@ -88,17 +88,8 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
         turn = state.turns
         if turn != last_turn:
             last_turn = turn
-            if turn > opts.turn_cap:
-                state.stop("turn-cap")
+            if guard.stops(state, turn):
                 break
-            if turn >= opts.loop_after:
-                key = state.position_key()
-                if seen is None:
-                    seen = set()
-                if key in seen:
-                    state.stop("loop")
-                    break
-                seen.add(key)
             if standings is not None and state.rounds != last_round:
                 last_round = state.rounds
                 row = standings()

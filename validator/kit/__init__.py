@@ -4,6 +4,7 @@
 * :mod:`.chance` - the runner-owned generator rules draw from
 * :mod:`.record` - ``GameRecord``, the generic result of one game
 * :mod:`.zones` - the conservation check ``--strict`` applies to every game
+* :mod:`.guard` - ``TurnGuard``: the turn cap and loop check every game loop asks each turn
 * :mod:`.spec` - ``GameSpec``, ``Param``, ``Heuristic``, ``ReportSection``
 * :mod:`.registry` - slug -> engine package; ``get_spec``, ``rules_hash``
 * :mod:`.stats` - intervals and histogram summaries for stats extensions
@@ -12,6 +13,7 @@
 """
 
 from .chance import Chance, copy_generator, derive_seed, shuffle
+from .guard import TurnGuard
 from .protocol import SIMULTANEOUS, TERMINAL, Bot, Game, State, View
 from .record import GameRecord
 from .registry import ENGINES, engines, get_spec, has_rules, rules_hash
@@ -19,5 +21,5 @@ from .spec import GameSpec, Heuristic, Param, ReportSection, StatsExtension, Ver
 from .zones import check_conservation
 
 __all__ = ["Chance", "copy_generator", "derive_seed", "shuffle", "SIMULTANEOUS", "TERMINAL", "Bot", "Game", "State",
-           "View", "GameRecord", "ENGINES", "engines", "get_spec", "has_rules", "rules_hash", "GameSpec", "Heuristic",
+           "View", "TurnGuard", "GameRecord", "ENGINES", "engines", "get_spec", "has_rules", "rules_hash", "GameSpec", "Heuristic",
            "Param", "ReportSection", "StatsExtension", "Verdict", "check_conservation"]

@@ -129,8 +129,8 @@ class GameSpec:
     thresholds: dict[str, dict[str, tuple]] = field(default_factory=dict)  # section -> key -> (default, help)
     time: dict[str, float] = field(default_factory=dict)  # time model defaults: seconds_per_turn ...
     csv_files: Callable[[dict], dict[str, tuple[list, list]]] | None = None  # name -> (header, rows)
-    # fast_play(game, chance, bots, opts) -> (state, play statistics), or None when it does not take these bots:
-    # a whole game in one loop, played instead of the runner's protocol loop (see validator.runner.play)
+    # fast_play(game, chance, bots, opts) -> (finished state, play statistics) of the game the runner's protocol
+    # loop would play with these bot objects, or None (before drawing anything) when it does not take them
     fast_play: Callable[..., Any] | None = None
 
     @property

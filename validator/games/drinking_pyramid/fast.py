@@ -16,7 +16,7 @@ against the runner's protocol loop.
 
 from __future__ import annotations
 
-from validator.kit import View
+from validator.kit import TurnGuard, View
 
 from .bots import DrinkBot
 from .constants import ANSWERING, ASK, ASK_NONE, ASKING, GIVE, GIVING, LAY, OVER
@@ -65,7 +65,7 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
     decisions = choices = legal_sum = with_choice = 0
     choice_turn = -1
     last_turn = s.turns
-    seen = None
+    guard = TurnGuard(turn_cap, loop_after)
     while True:
         ph = s.phase
         if ph == OVER:
@@ -73,17 +73,8 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
         turn = s.turns
         if turn != last_turn:
             last_turn = turn
-            if turn > turn_cap:
-                s.stop("turn-cap")
+            if guard.stops(s, turn):
                 break
-            if turn >= loop_after:
-                key = s.position_key()
-                if seen is None:
-                    seen = set()
-                if key in seen:
-                    s.stop("loop")
-                    break
-                seen.add(key)
         if ph == LAY:  # everybody with cards and not barred lays at once: one choice among the subsets of the hand
             rank = rank_of[s.pyramid[s.pos]]
             barred = s.barred

@@ -10,13 +10,18 @@ from .constants import ANSWER, ASK_NONE, GIVE, GIVING, LAY
 
 def scores(obs, actions: list[int]) -> list[float]:
     if obs.phase == LAY:
+        rank, revealed, shown = obs.rank, obs.revealed, obs.shown
+        slot = [1.0 if revealed.get(k, r) == rank else -2.0 for k, r in enumerate(shown[:8])]  # each card alone
         out = []
         for m in actions:
             v = 0.0
-            for k in range(8):
-                if m >> k & 1:
-                    rank = obs.revealed.get(k, obs.shown[k])
-                    v += 1.0 if rank == obs.rank else -2.0
+            k = 0
+            m &= 255  # the first eight slots
+            while m:
+                if m & 1:
+                    v += slot[k]
+                m >>= 1
+                k += 1
             out.append(v)
         return out
     if obs.phase == GIVING:

@@ -51,7 +51,7 @@ class PyramidObs:
         self.rank = g.rank[s.pyramid[s.pos]] if s.pos < PYRAMID else 0
         self.value = ROW_VALUES[ROW_OF[s.pos]] if s.pos < PYRAMID else 0
         hand = s.hands[player]
-        self.held = tuple(k for k, c in enumerate(hand) if c >= 0)
+        self.held = tuple([k for k, c in enumerate(hand) if c >= 0])
         self.shown = s.shown[player]
         self.revealed = s.revealed[player]  # read-only
         self.sips = tuple(s.sips)
@@ -165,11 +165,12 @@ class PyramidState(State):
         if ph == LAY:
             if player is None or self.barred >> player & 1:
                 return []
-            held = 0
+            subsets = [0]  # every subset of the slots holding a card, in increasing order
             for k, c in enumerate(self.hands[player]):
                 if c >= 0:
-                    held |= 1 << k
-            return [m for m in range(held + 1) if m & held == m] if held else []
+                    bit = 1 << k
+                    subsets += [m | bit for m in subsets]
+            return subsets if len(subsets) > 1 else []
         if ph == GIVING:
             giver = self.tasks[0][1]
             return [GIVE + q for q in range(self.n) if q != giver]

@@ -30,6 +30,12 @@ FIRST = (0.36, 0.34, 0.30)  # biased: rock, paper, scissors on a challenge's fir
 STAY = 0.45  # biased: repeat the throw that won the last challenge / play what beats the throw that beat you
 AFTER_TIE = (0.25, 0.45, 0.30)  # biased, after a tie on X: repeat X, play what beats X, play what X beats
 EXPLORE = 0.25  # exploit: share of uniform throws
+THIRD, TWO_THIRDS = 1 / 3, 2 / 3  # a uniform throw from r in [0, 1): int(r * 3), which crosses 1 and 2 here
+
+
+def uniform_throw(r: float) -> int:
+    """``int(r * 3)``: rock, paper or scissors a third of the time each."""
+    return 0 if r < THIRD else 1 if r < TWO_THIRDS else 2
 
 
 def best_reply(q: list[float]) -> int:
@@ -48,7 +54,7 @@ class ShamboBot(Bot):
     name = "naive"  # each bot class: CHOOSER or CHOOSER@THROWER
 
     def __init__(self, rng, game=None, **options):
-        super().__init__(rng, game, **options)
+        Bot.__init__(self, rng, game)
         self._seen = 0
         self._first: dict[int, list[float]] = {}
         self._shift: dict[int, list[float]] = {}
@@ -71,7 +77,7 @@ class ShamboBot(Bot):
         t = self.thrower
         r = self.rng.random()
         if t == "uniform":
-            return int(r * 3)
+            return uniform_throw(r)
         obs = view.observe()
         me = view.player
         log = obs.log

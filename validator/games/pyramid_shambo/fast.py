@@ -4,11 +4,12 @@
 protocol loop plays with the same bots - the same questions to the same bots,
 so the same draws and the same record - and counts the same play statistics
 (decisions, choices, legal actions, turns with a choice), without the
-per-step protocol work: no legal-action lists where the count is enough, a
-uniform thrower's throw and a naive chooser's pick drawn from the bot's own
-generator as its ``step`` would draw them, the smart chooser's pick from the
-memo its ``step`` uses.  Any other bot is asked through its ``step``, as the
-runner asks it.  The rules are the state's: the loop calls its rule methods
+per-step protocol work: no legal-action lists where the count is enough, no
+observation per step, a uniform thrower's throw and a naive chooser's pick
+drawn from the bot's own generator as its ``step`` would draw them, the smart
+chooser's pick from the functions its ``step`` calls (``smart_rival``,
+``smart_plan``).  Any other bot is asked through its ``step``, as the runner
+asks it.  The rules are the state's: the loop calls its rule methods
 (``_challenge``, ``throw``, ``apply_actions``, ``apply_unchecked``).
 ``tests/validator/test_fast_play.py`` checks the records and statistics
 against the runner's protocol loop.
@@ -16,9 +17,9 @@ against the runner's protocol loop.
 
 from __future__ import annotations
 
-from validator.kit import View
+from validator.kit import TurnGuard, View
 
-from .bots import ShamboBot
+from .bots import THIRD, TWO_THIRDS, ShamboBot, uniform_throw
 from .constants import CHALLENGE, OVER, PAY, PLAN, TARGET, THROW
 from .heuristics import smart_plan, smart_rival
 from .state import ShamboState
@@ -71,25 +72,17 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
     uniform = INLINE == throws[0] and len(set(throws)) == 1  # every bot throws uniformly, drawn here
     choices = forced = legal_sum = with_choice = 0
     last_turn = s.turns
-    seen = None
+    guard = TurnGuard(turn_cap, loop_after)
+    watch = guard.watch_from
     while True:  # one turn: a rival chosen, the throws, the payments that need a decision
         ph = s.phase
         if ph == OVER:
             break
         turn = s.turns
-        if turn != last_turn:
+        if turn >= watch and turn != last_turn:
             last_turn = turn
-            if turn > turn_cap:
-                s.stop("turn-cap")
+            if guard.stops(s, turn):
                 break
-            if turn >= loop_after:
-                key = s.position_key()
-                if seen is None:
-                    seen = set()
-                if key in seen:
-                    s.stop("loop")
-                    break
-                seen.add(key)
         if ph == CHALLENGE:
             p = s.acting
             k = s.n_alive - 1  # the rivals still in
@@ -111,19 +104,23 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
                     apply(bots[p].step(views[p], [TARGET + q for q in range(n) if q != p and alive[q]]))
         # the challenger and the rival throw at once (three throws each, counted below), again on a tie
         with_choice += 1
-        if uniform:
+        if uniform:  # (uniform_throw, inline)
             ra, rb = rnd[s.turn_player], rnd[s.rival]
-            ta, tb = int(ra() * 3), int(rb() * 3)
+            x, y = ra(), rb()
+            ta = 0 if x < THIRD else 1 if x < TWO_THIRDS else 2
+            tb = 0 if y < THIRD else 1 if y < TWO_THIRDS else 2
             throw(ta, tb)
             while ta == tb and s.phase == THROW:
-                ta, tb = int(ra() * 3), int(rb() * 3)
+                x, y = ra(), rb()
+                ta = 0 if x < THIRD else 1 if x < TWO_THIRDS else 2
+                tb = 0 if y < THIRD else 1 if y < TWO_THIRDS else 2
                 throw(ta, tb)
         else:
             a, b = s.turn_player, s.rival
             while s.phase == THROW and s.turns == turn:
-                ta = int(rnd[a]() * 3) if throws[a] == INLINE else bots[a].throw(views[a]) \
+                ta = uniform_throw(rnd[a]()) if throws[a] == INLINE else bots[a].throw(views[a]) \
                     if throws[a] == OWN else bots[a].step(views[a], [0, 1, 2])
-                tb = int(rnd[b]() * 3) if throws[b] == INLINE else bots[b].throw(views[b]) \
+                tb = uniform_throw(rnd[b]()) if throws[b] == INLINE else bots[b].throw(views[b]) \
                     if throws[b] == OWN else bots[b].step(views[b], [0, 1, 2])
                 s.apply_actions({a: ta, b: tb})
         while s.phase == PAY:  # the acting player picks a payment plan
@@ -146,6 +143,6 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
                 apply(PLAN + int(rnd[p]() * k))
             else:
                 apply(bots[p].step(views[p], list(range(PLAN, PLAN + k))))
-    t = s.c["throws"]  # each throw: two decisions among three throws
+    t = s.c_throws  # each throw: two decisions among three throws
     return s, {"decisions": choices + forced + 2 * t, "choices": choices + 2 * t, "legal_sum": legal_sum + 6 * t,
                "turns_with_choice": with_choice, "standings": []}

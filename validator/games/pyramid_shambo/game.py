@@ -114,7 +114,8 @@ class ShamboGame(Game):
         self.unit = min(p.pips for p in pieces if p.deck == SMALL_DECK)
         self.max_pip = max(self.PIPS)
         self.player_color = list(range(players))  # player i plays colour i
-        self.color_owner = [c if c < players else -1 for c in range(len(self.colors))]
+        self.others = [[q for q in range(players) if q != p] for p in range(players)]  # in seat order
+        self.seats_after = [[(p + k) % players for k in range(1, players + 1)] for p in range(players)]
         self.start_hold = [self.colmask[c] for c in self.player_color]
         self.total_pips = sum(self.PIPS)
         self.escalation = opts["escalation"]
@@ -148,7 +149,7 @@ class ShamboGame(Game):
 
     # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's
     # batches) carry the tables only and share one set of memos per process.
-    _MEMOS = ("_memo", "_memo1", "_memo2", "rival_picks", "plan_picks", "pieces_of")
+    _MEMOS = ("_memo", "_memo1", "_memo2", "pieces_of", "piece_values")
 
     def _attach_memos(self) -> None:
         key = (self.N, tuple(self.PIPS), tuple(self.COLOR), self.players, self.unit,
@@ -156,9 +157,9 @@ class ShamboGame(Game):
         memos = _SHARED.get(key)
         if memos is None:
             # subsets, overpayments and change from another by mask; own plans by holding | due << N;
-            # change from the payee by (holding, payee's holding, due); the smart chooser's rivals and
-            # payments (heuristics.smart_rival, smart_plan); the pieces of a mask
-            memos = _SHARED[key] = ({}, {}, {}, {}, {}, MaskPieces())
+            # change from the payee by (holding, payee's holding, due); the pieces of a mask; the
+            # bots' values of the pieces by chooser and pips (heuristics.piece_values)
+            memos = _SHARED[key] = ({}, {}, {}, MaskPieces(), {})
         for name, memo in zip(self._MEMOS, memos):
             setattr(self, name, memo)
         self.own_plans_memo = self._memo1
@@ -216,7 +217,7 @@ class ShamboGame(Game):
         got = memo.get(key)
         if got is not None:
             return got
-        bits = self.bits(mask)
+        bits = self.pieces_of[mask]
         pips = self.PIPS
         out = []
 
@@ -246,7 +247,7 @@ class ShamboGame(Game):
         got = memo.get(key)
         if got is not None:
             return got
-        bits = self.bits(mask)
+        bits = self.pieces_of[mask]
         pips = self.PIPS
         limit = due + self.max_pip - 1
         found = []
@@ -283,7 +284,7 @@ class ShamboGame(Game):
             return got
         pips = self.PIPS
         out = []
-        for t in self.bits(hp):
+        for t in self.pieces_of[hp]:
             v = pips[t]
             if v < 2:
                 continue

@@ -12,9 +12,6 @@ observation); ``smart_rival`` and ``smart_plan`` are the smart chooser's picks.
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import getitem
-
 from validator.kit import Heuristic
 
 from .constants import CHALLENGE, PAY, PLAN, TARGET
@@ -22,7 +19,7 @@ from .constants import CHALLENGE, PAY, PLAN, TARGET
 RISK_WEIGHT = 0.8  # how much of a piece's value the risk of its colour leaving takes away
 OUT_PENALTY = 100.0  # value of being knocked out
 SURE = 1.0 - RISK_WEIGHT * 0.5  # a won fee's pieces, at half the risk
-MEMO_LIMIT = 200_000  # memoised picks kept before the memo is cleared
+MEMO_LIMIT = 100_000  # memoised piece values kept before the memo is cleared
 
 
 def risks(obs, me: int) -> list[float]:
@@ -31,13 +28,17 @@ def risks(obs, me: int) -> list[float]:
 
 
 def risks_from(g, me: int, pips, alive) -> list[float]:
-    unit = g.unit
     out = [0.0] * len(g.colors)
     for q, col in enumerate(g.player_color):
         if q == me or not alive[q]:
             continue
-        out[col] = min(1.0, 2.0 * unit / (pips[q] + unit))
+        out[col] = risk(g, pips[q])
     return out
+
+
+def risk(g, pips: int) -> float:
+    """How likely a player holding ``pips`` is to be knocked out soon."""
+    return min(1.0, 2.0 * g.unit / (pips + g.unit))
 
 
 def mask_value(g, mask: int, risk: list[float]) -> float:
@@ -56,21 +57,29 @@ def piece_values(g, me: int, pips, alive) -> list[float]:
     """Each piece's ``mask_value`` under the risks of ``risks_from``, indexed
     like the pieces of the players' colours (a piece of a colour nobody risks
     losing is worth its pips; the pieces of a player who is out are out of
-    the game, so any value does for them)."""
-    parts = list(map(getitem, g.risk_values, pips))  # colour q: its pieces at the pips of player q
-    parts[me] = g.safe_values[me]
-    return list(chain.from_iterable(parts))
+    the game, so any value does for them).  Memoised by chooser and pips: the
+    list is shared, read it only."""
+    key = (me, *pips)
+    values = g.piece_values.get(key)
+    if values is None:
+        values = []
+        table, safe = g.risk_values, g.safe_values
+        for q in range(len(pips)):
+            values += table[q][pips[q]] if q != me else safe[q]
+        if len(g.piece_values) > MEMO_LIMIT:
+            g.piece_values.clear()
+        g.piece_values[key] = values
+    return values
 
 
 def risk_values(g) -> list[list[tuple]]:
     """Per colour and pips of its player: the values of the colour's pieces
     (``piece_values``'s table, built once per compiled game)."""
-    unit = g.unit
     out = []
     for col, (a, b) in enumerate(g.color_span):
         rows = []
         for p in range(g.total_pips + 1):
-            factor = 1.0 - RISK_WEIGHT * min(1.0, 2.0 * unit / (p + unit))
+            factor = 1.0 - RISK_WEIGHT * risk(g, p)
             rows.append(tuple(g.PIPS[i] * factor for i in range(a, b)))
         out.append(rows)
     return out
@@ -88,7 +97,8 @@ def plan_scores_from(g, me: int, pips, alive, hold, debt, plans, actions) -> lis
 
 def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int, plans, pieces_of) -> list[float]:
     """``plan_scores``: each mask's value summed piece by piece in index order, as
-    ``mask_value`` sums (``pieces_of[mask]``: the pieces of a mask in index order)."""
+    ``mask_value`` sums (``pieces_of[mask]``: the pieces of a mask in index order);
+    a gain of 0 may come out as -0.0, which compares equal."""
     out = []
     if me == payee:
         for pk, give, back, maker, broken, pieces, paid in plans:
@@ -98,7 +108,7 @@ def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int,
             if back:
                 for i in pieces_of[back]:
                     w += values[i]
-            out.append(0.0 + (v - w))
+            out.append(v - w)
         return out
     if me != payer:
         for pk, give, back, maker, broken, pieces, paid in plans:
@@ -108,7 +118,7 @@ def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int,
                     v += values[i]
                 for i in pieces_of[pieces]:
                     w += values[i]
-                out.append(0.0 + (v - w))
+                out.append(v - w)
             else:
                 out.append(0.0)
         return out
@@ -119,7 +129,7 @@ def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int,
                 v += values[i]
         for i in pieces_of[give]:
             w += values[i]
-        gain = 0.0 + (v - w)
+        gain = v - w
         if maker >= 0:
             v = w = 0.0
             for i in pieces_of[pieces]:
@@ -127,7 +137,7 @@ def _plan_gains(values: list[float], me: int, mine: int, payer: int, payee: int,
             for i in pieces_of[broken]:
                 w += values[i]
             gain += v - w
-        if ((mine & ~give & ~broken) | back | pieces) == 0:
+        if not (back or pieces or mine & ~give & ~broken):  # nothing left: out
             gain -= OUT_PENALTY
         out.append(gain)
     return out
@@ -162,49 +172,30 @@ def _rival_scores(g, me: int, pips, alive, hold, showdown: bool, rivals) -> list
 
 
 def smart_rival(g, me: int, hold, alive, pips, showdown: bool) -> int:
-    """The smart chooser's rival: the first of the best ``rival_scores``
-    (memoised on what they depend on: the pips, who is in, which fixes the
-    showdown, and the chooser's holding)."""
-    key = (me, hold[me], *pips, *alive)
-    memo = g.rival_picks
-    q = memo.get(key)
-    if q is None:
-        # when no rival can be knocked out by the fee, the scores differ only by
-        # their last term (- 1e-3 * pips, whole pips apart): the first of the weakest is the best
-        fee = g.unit * (2 if showdown else 1)
-        low = 0
-        for r in range(len(alive)):
-            if r != me and alive[r]:
-                pr = pips[r]
-                if pr <= fee:
-                    rivals = [r for r in range(len(alive)) if r != me and alive[r]]
-                    s = _rival_scores(g, me, pips, alive, hold, showdown, rivals)
-                    q = rivals[s.index(max(s))]
-                    break
-                if q is None or pr < low:
-                    q, low = r, pr
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = q
+    """The smart chooser's rival: the first of the best ``rival_scores``.
+
+    When no rival can be knocked out by the fee, the scores differ only by their
+    last term (``- 1e-3 * pips``, whole pips apart): the first of the weakest
+    rivals is the best, found without the scores."""
+    fee = g.unit * (2 if showdown else 1)
+    q = -1
+    low = 0
+    for r in g.others[me]:
+        if alive[r]:
+            pr = pips[r]
+            if pr <= fee:  # a knock-out is possible: the scores decide
+                rivals = [r for r in g.others[me] if alive[r]]
+                s = _rival_scores(g, me, pips, alive, hold, showdown, rivals)
+                return rivals[s.index(max(s))]
+            if q < 0 or pr < low:
+                q, low = r, pr
     return q
 
 
 def smart_plan(g, me: int, hold, alive, pips, debt, plans) -> int:
-    """The smart chooser's payment plan: the index of the first of the best
-    ``plan_scores`` (memoised per plan list, on the pips and who is in, which fix
-    the pieces' values, and a paying chooser's holding)."""
-    payer = debt[1]
-    key = (id(plans), me, payer, debt[2], hold[me] if me == payer else -1, *pips, *alive)
-    memo = g.plan_picks
-    got = memo.get(key)
-    if got is not None and got[0] is plans:  # (the memo keeps the list: its id is not reused meanwhile)
-        return got[1]
-    s = _plan_gains(piece_values(g, me, pips, alive), me, hold[me], payer, debt[2], plans, g.pieces_of)
-    i = s.index(max(s))
-    if len(memo) > MEMO_LIMIT:
-        memo.clear()
-    memo[key] = (plans, i)
-    return i
+    """The smart chooser's payment plan: the index of the first of the best ``plan_scores``."""
+    s = _plan_gains(piece_values(g, me, pips, alive), me, hold[me], debt[1], debt[2], plans, g.pieces_of)
+    return s.index(max(s))
 
 
 def scores(obs, actions: list[int]) -> list[float]:

@@ -12,6 +12,8 @@ a real choice, except throws, which always have three.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from model.errors import IllegalAction
 from validator.kit import SIMULTANEOUS, TERMINAL, GameRecord, State
 from validator.kit.chance import copy_generator
@@ -24,6 +26,9 @@ TIE_GUARD = 1000  # ties in one challenge before the game is stopped as a loop (
 COUNTERS = ("challenges", "throws", "ties", "max_fee", "showdown", "showdown_challenges", "knockouts", "cascades",
             "self_eliminations", "bonus_paid", "bonus_skipped", "change_payee", "change_other", "no_change",
             "short_payments")
+
+_COUNTER_SLOTS = tuple("c_" + k for k in COUNTERS)
+_COUNTER_VALUES = attrgetter(*_COUNTER_SLOTS)
 
 
 class ShamboObs:
@@ -61,8 +66,9 @@ class ShamboObs:
 
 class ShamboState(State):
     __slots__ = ("game", "chance", "n", "hold", "pips", "alive", "n_alive", "out", "turn_player", "acting", "rival",
-                 "phase", "ties", "debts", "debt", "plans", "turns", "rounds", "n_actions", "end", "winners",
-                 "eliminated", "log", "throw_log", "c", "fees", "knockouts", "wave", "kos", "showdown_at", "pending")
+                 "phase", "ties", "debts", "debt", "plans", "turns", "rounds", "end", "winners", "doubled",
+                 "eliminated", "log", "throw_log", "fees", "knockouts", "wave", "kos", "showdown_at",
+                 "pending") + tuple("c_" + k for k in COUNTERS)  # c_NAME: the counter NAME (``c``: all of them)
 
     def __init__(self, game, chance, *, setup: bool = True):
         self.game = game
@@ -70,6 +76,16 @@ class ShamboState(State):
         self.log = None
         if setup:
             self._setup()
+
+    @property
+    def n_actions(self) -> int:
+        """Decisions taken: a rival challenged, a throw, a payment (each settled debt)."""
+        return self.c_challenges + self.c_throws + len(self.fees) + self.c_bonus_paid
+
+    @property
+    def c(self) -> dict:
+        """The counters of the game so far, by name (a copy)."""
+        return dict(zip(COUNTERS, _COUNTER_VALUES(self)))
 
     # ------------------------------------------------------------ setup
     def _blank(self) -> None:
@@ -79,6 +95,7 @@ class ShamboState(State):
         self.pips = list(g.pips_of)
         self.alive = [True] * n
         self.n_alive = n
+        self.doubled = 1 if g.showdown and n == 2 else 0  # 1 in the showdown: fees are doubled
         self.out = ((1 << g.N) - 1) & ~g.held_at_start  # unused colours are set aside
         self.turn_player = self.acting = 0
         self.rival = -1
@@ -89,12 +106,14 @@ class ShamboState(State):
         self.plans = None
         self.turns = 0
         self.rounds = 0
-        self.n_actions = 0
         self.end = ""
         self.winners = []
         self.eliminated = []
         self.throw_log = []  # public: (turn, ties before, challenger, throw, rival, throw)
-        self.c = dict.fromkeys(COUNTERS, 0)
+        self.c_challenges = self.c_throws = self.c_ties = self.c_max_fee = self.c_showdown = \
+            self.c_showdown_challenges = self.c_knockouts = self.c_cascades = self.c_self_eliminations = \
+            self.c_bonus_paid = self.c_bonus_skipped = self.c_change_payee = self.c_change_other = \
+            self.c_no_change = self.c_short_payments = 0  # every counter of COUNTERS
         self.fees = []  # (ties, fee owed, pips paid, showdown) per challenge settled
         self.knockouts = [0] * n
         self.kos = []  # (victim, knocker or -1, cause, turn, players left before)
@@ -131,6 +150,7 @@ class ShamboState(State):
         for p in out:
             s.alive[p] = False
         s.n_alive = sum(s.alive)
+        s.doubled = 1 if game.showdown and s.n_alive == 2 else 0
         s.rounds = 1
         s._begin_turn(turn_player)
         return s
@@ -183,8 +203,8 @@ class ShamboState(State):
         elif ph == PAY:
             plan = self.plans[action - PLAN]
             self.plans = None
-            self.n_actions += 1
-            self._settle(plan, *self.debt)
+            kind, payer, payee, due = self.debt
+            self._settle(plan, kind, payer, payee, due)
             self._advance()
         elif ph == THROW:
             # one throw alone (a search trying its options): the challenger's first, then the rival's
@@ -229,27 +249,23 @@ class ShamboState(State):
     def _challenge(self, q: int) -> None:
         self.rival = q
         self.phase = THROW
-        c = self.c
-        c["challenges"] += 1
-        self.n_actions += 1
-        if self.n_alive == 2 and self.game.showdown:
-            c["showdown_challenges"] += 1
+        self.c_challenges += 1
+        if self.doubled:
+            self.c_showdown_challenges += 1
         if self.log is not None:
             self._event(f"P{self.turn_player + 1} challenges P{q + 1}")
 
     def throw(self, ta: int, tb: int) -> None:
         """Resolve one simultaneous throw of the challenger (``ta``) and the rival (``tb``)."""
-        a, b = self.turn_player, self.rival
-        self.throw_log.append((self.turns, self.ties, a, ta, b, tb))
-        c = self.c
-        c["throws"] += 1
-        self.n_actions += 1
+        a, b, ties = self.turn_player, self.rival, self.ties
+        self.throw_log.append((self.turns, ties, a, ta, b, tb))
+        self.c_throws += 1
         if ta == tb:
-            self.ties += 1
-            c["ties"] += 1
+            ties = self.ties = ties + 1
+            self.c_ties += 1
             if self.log is not None:
-                self._event(f"both throw {THROWS[ta]}: tie {self.ties}")
-            if self.ties >= TIE_GUARD:
+                self._event(f"both throw {THROWS[ta]}: tie {ties}")
+            if ties >= TIE_GUARD:
                 self.stop("loop")
             return
         g = self.game
@@ -257,17 +273,17 @@ class ShamboState(State):
             winner, loser = a, b
         else:
             winner, loser = b, a
-        fee = g.unit + g.escalation * self.ties
-        if self.n_alive == 2 and g.showdown:
+        fee = g.unit + g.escalation * ties
+        if self.doubled:
             fee *= 2
-        if fee > c["max_fee"]:
-            c["max_fee"] = fee
+        if fee > self.c_max_fee:
+            self.c_max_fee = fee
         if self.log is not None:
             self._event(f"P{a + 1} {THROWS[ta]}, P{b + 1} {THROWS[tb]}: P{winner + 1} wins a {fee}-pip fee")
         if self.debts:  # (never during a challenge: queued debts are settled before the next turn)
             self.debts.append((FEE, loser, winner, fee))
             self._advance()
-        elif self._owe(FEE, loser, winner, fee):
+        elif self._owe(FEE, loser, winner, fee):  # (both are in: they just threw)
             self._advance()
 
     def in_showdown(self) -> bool:
@@ -276,37 +292,44 @@ class ShamboState(State):
     def _advance(self) -> None:
         """Settle queued debts until a decision is needed; then the next turn."""
         debts = self.debts
+        alive = self.alive
         while debts:
             kind, payer, payee, due = debts.pop(0)
-            if not self._owe(kind, payer, payee, due):
+            if alive[payer] and alive[payee] and not self._owe(kind, payer, payee, due):
                 return
         self.debt = None
         self.plans = None
-        self._next_turn()
+        p = self.turn_player  # the next turn: the next seat still in, round the table
+        alive = self.alive
+        for q in self.game.seats_after[p]:
+            if alive[q]:
+                if q <= p:
+                    self.rounds += 1
+                self._begin_turn(q)
+                return
+        self._finish([], "stuck")
 
     def _owe(self, kind: int, payer: int, payee: int, due: int) -> bool:
-        """One debt: settled at once when it leaves no choice.  False when a
-        payment decision waits (phase PAY) or the game is over."""
-        alive = self.alive
-        if not alive[payer] or not alive[payee]:
-            return True
+        """One debt between two players still in: settled at once when it leaves
+        no choice.  False when a payment decision waits (phase PAY) or the game is over."""
         g = self.game
         if kind == BONUS:
             due = g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
             if g.bonus_skip and not (self.hold[payer] & g.small_mask):
-                self.c["bonus_skipped"] += 1
+                self.c_bonus_skipped += 1
                 if self.log is not None:
                     self._event(f"P{payer + 1} holds no small pyramid: no bonus")
                 return True
         hold = self.hold
         plans = g.own_plans_memo.get(hold[payer] | due << g.N)  # exact or everything (memoised)
         if plans is None:
-            plans = g.plans(hold, payer, payee, due, alive)
-        self.debt = (kind, payer, payee, due)
+            plans = g.plans(hold, payer, payee, due, self.alive)
         if len(plans) == 1:
-            self.n_actions += 1
+            if self.log is not None:
+                self.debt = (kind, payer, payee, due)  # (for the replay's line)
             self._settle(plans[0], kind, payer, payee, due)
             return self.phase != OVER
+        self.debt = (kind, payer, payee, due)
         self.plans = plans
         self.phase = PAY
         return False
@@ -316,31 +339,30 @@ class ShamboState(State):
         return [(p + k) % n for k in range(1, n)]
 
     def _settle(self, plan: tuple, kind: int, payer: int, payee: int, due: int) -> None:
-        """Move the pieces of one payment plan for the debt (``self.debt``), then
+        """Move the pieces of one payment plan for the debt, then
         knock out whoever holds nothing."""
         pk, give, back, maker, broken, pieces, paid = plan
         hold = self.hold
         if pk != EXACT:
-            c = self.c
             if pk == CHANGE_PAYEE:
-                c["change_payee"] += 1
+                self.c_change_payee += 1
             elif pk == CHANGE_OTHER:
-                c["change_other"] += 1
+                self.c_change_other += 1
                 hold[payer] = (hold[payer] & ~broken) | pieces
                 hold[maker] = (hold[maker] & ~pieces) | broken
             elif pk == SHORT:
-                c["short_payments"] += 1
+                self.c_short_payments += 1
             else:
-                c["no_change"] += 1
+                self.c_no_change += 1
         left = hold[payer] = (hold[payer] & ~give) | back
         hold[payee] = (hold[payee] & ~back) | give
         pips = self.pips
         pips[payer] -= paid
         pips[payee] += paid
         if kind == FEE:
-            self.fees.append((self.ties, due, paid, 1 if self.n_alive == 2 and self.game.showdown else 0))
+            self.fees.append((self.ties, due, paid, self.doubled))
         else:
-            self.c["bonus_paid"] += 1
+            self.c_bonus_paid += 1
         if self.log is not None:
             self._event(self._plan_text(plan, self.debt))
         if left == 0:
@@ -350,7 +372,7 @@ class ShamboState(State):
                 self._eliminate(payer, cause, payee)
                 if payer == self.turn_player:
                     self.acting = payee  # self-elimination: the player who beat you acts for the rest of the turn
-                    self.c["self_eliminations"] += 1
+                    self.c_self_eliminations += 1
                 if self.n_alive > 1:
                     self.debts.extend((BONUS, q, payee, 0) for q in self._from_left(payee)
                                       if q != payer and self.alive[q])
@@ -367,19 +389,20 @@ class ShamboState(State):
         before = self.n_alive
         self.alive[q] = False
         self.n_alive -= 1
+        self.doubled = 1 if g.showdown and self.n_alive == 2 else 0
         self.wave.append(q)
         self.eliminated.append((q, cause, self.turns))
         self.kos.append((q, knocker, cause, self.turns, before))
         if knocker >= 0:
             self.knockouts[knocker] += 1
-            self.c["knockouts"] += 1
+            self.c_knockouts += 1
         else:
-            self.c["cascades"] += 1
+            self.c_cascades += 1
         if self.log is not None:
             self._event(f"P{q + 1} is out ({cause}); every {g.colors[g.player_color[q]]} piece leaves the game")
         if self.in_showdown() and not self.showdown_at:
             self.showdown_at = self.turns
-            self.c["showdown"] = 1
+            self.c_showdown = 1
         gone = g.colmask[g.player_color[q]] & ~self.out
         self.out |= gone
         hold, pips = self.hold, self.pips
@@ -393,21 +416,6 @@ class ShamboState(State):
         for p in hit:
             if self.alive[p]:
                 self._eliminate(p, "colour", -1)
-
-    def _next_turn(self) -> None:
-        n = self.n
-        p = self.turn_player
-        alive = self.alive
-        for q in range(p + 1, n):
-            if alive[q]:
-                self._begin_turn(q)
-                return
-        for q in range(p + 1):
-            if alive[q]:
-                self.rounds += 1
-                self._begin_turn(q)
-                return
-        self._finish([], "stuck")
 
     def _finish(self, winners: list[int], reason: str) -> None:
         self.phase = OVER
@@ -435,19 +443,20 @@ class ShamboState(State):
         s.hold = list(self.hold)
         s.pips = list(self.pips)
         s.alive = list(self.alive)
-        s.n_alive = self.n_alive
+        s.n_alive, s.doubled = self.n_alive, self.doubled
         s.out = self.out
         s.turn_player, s.acting, s.rival = self.turn_player, self.acting, self.rival
         s.phase, s.ties = self.phase, self.ties
         s.debts = list(self.debts)
         s.debt = self.debt
         s.plans = self.plans  # a list never mutated once set
-        s.turns, s.rounds, s.n_actions = self.turns, self.rounds, self.n_actions
+        s.turns, s.rounds = self.turns, self.rounds
         s.end = self.end
         s.winners = list(self.winners)
         s.eliminated = list(self.eliminated)
         s.throw_log = list(self.throw_log)
-        s.c = dict(self.c)
+        for k in _COUNTER_SLOTS:
+            setattr(s, k, getattr(self, k))
         s.fees = list(self.fees)
         s.knockouts = list(self.knockouts)
         s.kos = list(self.kos)
@@ -480,7 +489,7 @@ class ShamboState(State):
         return GameRecord(
             seats=list(range(n)), winners=list(self.winners), turns=self.turns, rounds=self.rounds,
             actions=self.n_actions, end=self.end, eliminations=list(self.eliminated), scores=scores,
-            counters=dict(self.c),
+            counters=self.c,
             per_player={"knockouts": list(self.knockouts), "place": place,
                         "final_pips": [0 if x is None else x for x in scores]},
             details={"fees": list(self.fees), "kos": list(self.kos), "showdown_at": self.showdown_at},
