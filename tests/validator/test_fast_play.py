@@ -1,5 +1,5 @@
 """An engine's fast path (``GameSpec.fast_play``) plays the runner's game: for
-Pyramid Shambo and the drinking Pyramid, the same seeded games give the same
+Pyramid Shambo, the drinking Pyramid and The Golden Pyramid, the same seeded games give the same
 finished states and play statistics with and without it, and a report's
 games.csv, tables and summary.json are the same byte for byte.  The runner
 takes the protocol loop whenever a run is strict, logged, watched or reads
@@ -18,15 +18,18 @@ from validator.kit import registry
 from validator.runner import PlayOptions, play
 from validator.validate import Options, validate_game
 
-ENGINES = ("pyramid-shambo", "drinking-pyramid")
+ENGINES = ("pyramid-shambo", "drinking-pyramid", "golden-pyramid")
 #: bot line-ups: the engine's own, the generic ones, mixed seats (engine's own with generic ones)
 BOTS = {
     "pyramid-shambo": ["smart", "naive", "greedy", "random", "smart@biased", "naive@exploit",
                        "smart,greedy,naive@biased,random,smart@exploit"],
     "drinking-pyramid": ["average", "sharp@leader", "tipsy@revenge", "greedy", "random",
                          "average,greedy,sharp@revenge,random,tipsy@leader,average@spread"],
+    # the search bot is asked through its step inside the fast loop, beside greedy and random seats
+    "golden-pyramid": ["greedy", "random", "greedy,random,greedy,search,random,greedy"],
 }
-PLAYERS = {"pyramid-shambo": (2, 3, 5, 8), "drinking-pyramid": (2, 3, 6, 9)}
+PLAYERS = {"pyramid-shambo": (2, 3, 5, 8), "drinking-pyramid": (2, 3, 6, 9), "golden-pyramid": (2, 4, 6)}
+SEEDS = {"pyramid-shambo": 14, "drinking-pyramid": 14, "golden-pyramid": 6}
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +78,7 @@ def test_the_fast_path_plays_the_protocol_loops_game(data_for, slug):
         slow = _without_hook(game)
         for text in BOTS[slug]:
             bots = _line_up(text, players)
-            for seed in range(14):
+            for seed in range(SEEDS[slug]):
                 a, stats_a = play(fast, seed, bots, PlayOptions(), read_standings=False)
                 b, stats_b = play(slow, seed, bots, PlayOptions(), read_standings=False)
                 where = (players, bots, seed)
@@ -83,7 +86,7 @@ def test_the_fast_path_plays_the_protocol_loops_game(data_for, slug):
                 assert stats_a == stats_b, where
                 assert a.n_actions == b.n_actions and a.turns == b.turns, where
                 games += 1
-    assert games >= 300 and len(calls) == games  # every game above went through the fast path
+    assert games >= 50 and len(calls) == games  # every game above went through the fast path
 
 
 @pytest.mark.parametrize("slug", ENGINES)

@@ -11,6 +11,7 @@ from validator.kit import GameSpec
 
 from .checks import static_checks
 from .constants import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING, THRESHOLDS, TIME
+from .fast import fast_play
 from .game import GoldenPyramid, make
 from .heuristics import HEURISTIC
 from .report import sections, verdicts
@@ -36,6 +37,7 @@ SPEC = GameSpec(
     verdicts=verdicts,
     thresholds=THRESHOLDS,
     time=TIME,
+    fast_play=fast_play,
 )
 GoldenPyramid.spec = SPEC
 

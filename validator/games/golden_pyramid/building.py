@@ -3,12 +3,16 @@ placement and the forced moves (a mixin of the State)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from . import geometry as geo
 from .constants import BUILD, COLOUR, COLUMN_POINTS, FORCED, PLACE, SYMBOL_CARD, TILE
 
 LEVEL, SUPPORT, SUPPORT_TILES, COLUMN_NEIGHBOURS = geo.LEVEL, geo.SUPPORT, geo.SUPPORT_TILES, geo.COLUMN_NEIGHBOURS
 LEVEL_POSITIONS, NPOS, TOP, CARRIES = geo.LEVEL_POSITIONS, geo.NPOS, geo.LEVELS, geo.CARRIES
 AFFECTS, NO_NEIGHBOURS, neighbour_colours = geo.AFFECTS, geo.NO_NEIGHBOURS, geo.neighbour_colours
+BUILD_ACTION = tuple(BUILD + t for t in range(NPOS))
+OFFSET = geo.OFFSET  # the first position of each level
 
 
 def column_points(colours) -> int:
@@ -37,6 +41,8 @@ class Building:
         held = self.held[p]
         if not held:
             return 0
+        if self.cube_n[p] < 4 or self.hand_n[p] < 5:  # fewer than four columns besides the tile's card
+            return 1
         hand_col, cubes = self.hand_col[p], self.cubes[p]
         pairs = 0
         for h, k in zip(hand_col, cubes):
@@ -58,11 +64,15 @@ class Building:
 
     def _buildable_levels(self, p: int) -> list[bool] | None:
         """Per level, whether player ``p`` holds what a tile there needs (None: no level)."""
+        if self.undealt >= 0 and p != self.undealt:
+            self._deal()
         reach = self._reach(p)
         return [False] + [lv <= reach for lv in range(1, TOP + 1)] if reach else None
 
     def can_build(self, p: int) -> bool:
         """Whether player ``p`` could build a tile anywhere now."""
+        if self.undealt >= 0 and p != self.undealt:
+            self._deal()
         return self.open_cut[self._reach(p)] > 0
 
     def _symbol_legal(self, p: int) -> list[int]:
@@ -107,13 +117,8 @@ class Building:
         """The tables read from the open positions: the build actions, how many of them lie at each
         level or below (positions are numbered level by level), the highest open level."""
         opn = self.open
-        self.open_acts = tuple([BUILD + t for t in opn])
-        cut = [0] * (TOP + 1)
-        for t in opn:
-            cut[LEVEL[t]] += 1
-        for lv in range(1, TOP + 1):
-            cut[lv] += cut[lv - 1]
-        self.open_cut = tuple(cut)
+        self.open_acts = tuple(map(BUILD_ACTION.__getitem__, opn))
+        self.open_cut = (0,) + tuple([bisect_left(opn, first) for first in OFFSET[1:]]) + (len(opn),)
         self.open_top = LEVEL[opn[-1]] if opn else 1
 
     # ------------------------------------------------------------------ the build
@@ -145,6 +150,10 @@ class Building:
             self._resolve_build(p)
 
     def _resolve_build(self, p: int) -> None:
+        if not self.pyr_own:
+            self._own_pyramid()
+        if not self.pv_own:
+            self._own_pv()
         g = self.g
         pos = self.b_pos
         level = LEVEL[pos]
@@ -255,15 +264,28 @@ class Building:
     def _built(self, pos: int, level: int) -> None:
         """Bring the pyramid's tables up to date after a tile at ``pos`` (its columns in place)."""
         tile = self.tile
-        opened = [u for u in CARRIES[pos] if all(tile[x] >= 0 for x in SUPPORT_TILES[u])]
-        self.open = tuple(sorted([t for t in self.open if t != pos] + opened)) if opened else \
-            tuple([t for t in self.open if t != pos])
+        opn = list(self.open)
+        opn.remove(pos)
+        opened = False
+        for u in CARRIES[pos]:
+            for x in SUPPORT_TILES[u]:
+                if tile[x] < 0:
+                    break
+            else:
+                opn.append(u)
+                opened = True
+        if opened:
+            opn.sort()
+        self.open = tuple(opn)
         self._open_changed()
         ncol = self.ncol
         stand = list(self.stand)
         stand[level] = tuple(sorted(stand[level] + (pos,)))
         if level > 1:
-            stand[level - 1] = tuple([t for t in stand[level - 1] if ncol[t] < 4])
+            for t in SUPPORT_TILES[pos]:
+                if ncol[t] == 4:  # covered by four columns: nobody stands on it any more
+                    stand[level - 1] = tuple([t for t in stand[level - 1] if ncol[t] < 4])
+                    break
             col = self.col
             nbs = list(self.nbs)
             for u in AFFECTS[pos]:
@@ -278,4 +300,6 @@ class Building:
         if not self.g.negative_vp:
             k = min(k, max(self.vp[p], 0))
         self.vp[p] -= k
+        if not self.pv_own:
+            self._own_pv()
         self.pv[key][p] += k

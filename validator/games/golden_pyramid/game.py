@@ -15,7 +15,7 @@ from validator.kit import Game
 
 from . import geometry as geo
 from .checks import bag_count, engine_problems, rows, setup_numbers
-from .constants import PARAMS
+from .constants import BUILD, PARAMS
 
 
 class GoldenPyramid(Game):
@@ -39,6 +39,10 @@ class GoldenPyramid(Game):
         self.players = players
         self.market_refresh = bool(opts["market_refresh"])
         self.near = geo.NEAR_BELOW if opts["builder_near"] == "below" else geo.NEAR
+        # per builder position: the build actions it stands near (no -1 for the builder)
+        self.near_builds = tuple(frozenset(BUILD + x for x in range(geo.NPOS) if b in self.near[x])
+                                 for b in range(geo.NPOS))
+        self.near_of = tuple(tuple(x for x in range(geo.NPOS) if b in self.near[x]) for b in range(geo.NPOS))
         self.own_forced_free = opts["own_forced_move"] == "free"
         self.negative_vp = bool(opts["negative_vp"])
         self.stall_rounds = int(opts["stall_rounds"])
@@ -93,6 +97,8 @@ class GoldenPyramid(Game):
         self.builder_id = tuple(r.id for r in builders for _ in range(r.count))
         self.builder_colour = tuple(r.color for r in builders for _ in range(r.count))
         self.by_value_desc = tuple(sorted(range(self.D), key=lambda d: (-self.d_val[d], d)))
+        K = self.K  # a market trade's code: (colour taken, colour given, colour put in the bag)
+        self.market_code = tuple((t, gv, o) for t in range(K) for gv in range(K) for o in range(K))
 
     def __getstate__(self) -> dict:
         """What a worker process receives: the game without the caches worked out from it."""

@@ -102,14 +102,48 @@ for _p in range(NPOS):
 # Upper positions whose columns are next to a column of ``p`` (building ``p`` changes their neighbours).
 AFFECTS = tuple(tuple(u for u in range(NPOS) if u != p and SUPPORT[p]
                       and any(q in SUPPORT[p] for nb in COLUMN_NEIGHBOURS[u] for q in nb)) for p in range(NPOS))
-NO_NEIGHBOURS = ((), (), (), ())  # no column next to any quarter of a position
+class Neighbours(tuple):
+    """Per support quarter of an upper position: the colours of the columns already next to it (a tuple of
+    four tuples); ``compact`` has, per quarter with neighbours, (colour, other colour, points): what a
+    column there earns when either colour can be named (two of one colour: 2), or is None when a quarter
+    has more than two neighbours."""
+
+    def __new__(cls, quarters):
+        self = tuple.__new__(cls, quarters)
+        self.compact = compact_neighbours(quarters)
+        return self
+
+
+def compact_neighbours(quarters) -> tuple | None:
+    """``Neighbours.compact`` of any four tuples of neighbouring colours."""
+    compact = []
+    for nb in quarters:
+        if len(nb) == 1:
+            compact.append((nb[0], nb[0], 1))
+        elif len(nb) == 2:
+            compact.append((nb[0], nb[1], 2 if nb[0] == nb[1] else 1))
+        elif nb:
+            return None
+    return tuple(compact)
+
+
+NO_NEIGHBOURS = Neighbours(((), (), (), ()))  # no column next to any quarter of a position
 
 
 def neighbour_colours(col, pos: int) -> tuple:
     """Per support quarter of the upper position ``pos``: the colours of the columns already next to it
     (``col``: the colour on each quarter, -1 for none); NO_NEIGHBOURS when there is none at all."""
-    out = tuple([tuple([col[q] for q in nb if col[q] >= 0]) for nb in COLUMN_NEIGHBOURS[pos]])
-    return out if any(out) else NO_NEIGHBOURS
+    out = []
+    found = False
+    for nb in COLUMN_NEIGHBOURS[pos]:
+        colours = []
+        for q in nb:
+            c = col[q]
+            if c >= 0:
+                colours.append(c)
+                found = True
+        out.append(tuple(colours))
+    return Neighbours(out) if found else NO_NEIGHBOURS
 
 
 SUPPORT_SET = tuple(frozenset(SUPPORT_TILES[p]) for p in range(NPOS))

@@ -24,7 +24,10 @@ from .constants import (BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DEST, DI
                         PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, STRIDE, SYMBOL, SYMBOL_CARD, TILE, TILE_OF)
 
 LEVEL, SUPPORT_SET, TOP, NO_NEIGHBOURS = geo.LEVEL, geo.SUPPORT_SET, geo.LEVELS, geo.NO_NEIGHBOURS
+Neighbours = geo.Neighbours
 LEVEL_POSITIONS = geo.LEVEL_POSITIONS
+FIRST_UPPER = geo.OFFSET[1]  # the first position of level 2
+MASK_PLACES = tuple(tuple(i for i in range(10) if mask >> i & 1) for mask in range(1 << 10))  # a keep mask's places
 BUILD_PREMIUM = 2.0  # a build that earns nothing still beats gathering: it moves the game on
 ENDING_BONUS = 10.0  # building the top tile when it wins the game
 
@@ -107,8 +110,8 @@ class Need:
         self.hc = hc = obs.hand_col
         self.cb = cb = obs.cubes[p]
         pairs = 0
-        for c in range(g.K):
-            pairs += hc[c] if hc[c] < cb[c] else cb[c]
+        for h, k in zip(hc, cb):
+            pairs += h if h < k else k
         self.pairs = pairs
         self.short = pairs < 4
         self.target = obs.open_top
@@ -197,9 +200,31 @@ def completion_points(avail, fixed: tuple) -> int:
     return v
 
 
+_COMPACT: dict = {}  # the columns next to a position's quarters: (colour, other colour, points if either can be named)
+
+
+def _compact(neighbours):
+    """``neighbours`` (the colours next to each quarter) as (colour, other colour, points): a quarter's
+    points when either colour can still be named (a pair of one colour: 2); None beyond two neighbours."""
+    if type(neighbours) is Neighbours:
+        return neighbours.compact
+    if neighbours in _COMPACT:
+        return _COMPACT[neighbours]
+    compact = _COMPACT[neighbours] = geo.compact_neighbours(neighbours)
+    return compact
+
+
 def neighbour_points(avail, neighbours, fixed: tuple = ()) -> int:
     """Same-colour neighbours of the four columns: for the quarters named (``fixed``) their colours', for
     the others the best colour the player could still name (a slight overestimate)."""
+    if not fixed:
+        compact = _compact(neighbours)
+        if compact is not None:
+            v = 0
+            for x, y, w in compact:
+                if avail[x] > 0 or avail[y] > 0:
+                    v += w
+            return v
     k = len(fixed)
     v = 0
     for q in range(4):
@@ -266,54 +291,95 @@ def _ready(hc, cb) -> list[int]:
 
 
 # ------------------------------------------------------------------ builds
-def _upper_best(g, held, hc, cb, ready, left, level: int, nbs, patterns: dict) -> float:
-    """The VP of the best upper tile at ``level``: its tile points with the best card that can name it,
-    and the best columns the other cards and the cubes make (-9: no card can).  ``patterns`` keeps, per
-    colour of the naming card, the columns left and their best pattern, for the whole decision."""
+def _upper_candidates(g, held, hc, cb, ready, left, level: int) -> list:
+    """The cards that can name an upper tile at ``level``, by colour (cards of one colour leave the same
+    columns): the columns left and the tile's worth before neighbours (best pattern, plus the tile points
+    when a card of the colour has tiles of its symbol left), for those that leave four columns."""
     val, col, sym = g.d_val, g.d_col, g.d_sym
-    best = -9.0
-    seen = 0
+    by_colour = {}
     for d in held:
-        if val[d] < level:
-            continue
-        c = col[d]
-        matched = left[sym[d]] > 0
-        bit = 1 << (2 * c + matched)
-        if seen & bit:
-            continue
-        seen |= bit
-        known = patterns.get(c)
-        if known is None:
-            avail = ready[:]
-            if hc[c] <= cb[c]:  # the naming card was one of the ready columns
-                avail[c] -= 1
-            known = patterns[c] = (avail, pattern_points(avail))
-        avail, v = known
-        if v >= 0 and nbs is not NO_NEIGHBOURS:
+        if val[d] >= level:
+            c = col[d]
+            if not by_colour.get(c):
+                by_colour[c] = left[sym[d]] > 0
+    out = []
+    for c, matched in by_colour.items():
+        avail = ready[:]
+        if hc[c] <= cb[c]:  # the naming card was one of the ready columns
+            avail[c] -= 1
+        v = pattern_points(avail)
+        if v >= 0:
+            out.append((avail, v + level if matched else v))
+    return out
+
+
+def _upper_best(candidates, nbs) -> float:
+    """The VP of the best upper tile: its tile points with the best card that can name it and the best
+    columns the other cards and the cubes make, with their neighbours ``nbs`` (-9: no card can)."""
+    best = -9.0
+    if nbs is NO_NEIGHBOURS:
+        for _, v in candidates:
+            if v > best:
+                best = v
+        return best
+    compact = nbs.compact if type(nbs) is Neighbours else _compact(nbs)
+    if compact is None:
+        for avail, v in candidates:
             v += neighbour_points(avail, nbs)
-        if matched:
-            v += level
+            if v > best:
+                best = v
+        return best
+    for avail, v in candidates:
+        for x, y, w in compact:
+            if avail[x] > 0 or avail[y] > 0:
+                v += w
         if v > best:
             best = v
     return best
 
 
-def _build_values(obs, p: int, cb, held_row, paired: int, builds) -> list[float]:
+def _best_level1(g, held, left, held_row, cb, hc, paired) -> float:
+    """The best card in hand to name a level-1 tile: its tile point, less what it is worth (-9 with none)."""
+    sym, col = g.d_sym, g.d_col
+    best = -9.0
+    first = True
+    for d in held:
+        c = col[d]
+        x = (1.0 if left[sym[d]] else 0.0) - 0.3 * held_row[d][0 if cb[c] < hc[c] else paired]
+        if first or x > best:
+            best = x
+            first = False
+    return best
+
+
+def _build_values(t, g, p: int, hc, held, cb, held_row, paired: int, builds) -> list[float]:
     """What each build earns now, plus BUILD_PREMIUM, times SCALE (``held_row[d]``: the worth of card d in
     hand without and with a cube waiting for it, ``paired`` the column of the latter)."""
-    g = obs.game
-    hc = obs.hand_col
-    b = obs.builder[p]
-    top = obs.top[p]
+    b = t.builder[p]
+    top = t.top[p]
     near = g.near
-    ncol = obs.ncol
-    nbs_at = obs.nbs
-    left = obs.tiles_left
-    held = obs.held
+    ncol = t.ncol
+    nbs_at = t.nbs
+    left = t.tiles_left
     best1 = ready = None
-    memo = {}
-    patterns = {}
+    by_level = {}  # the candidates for an upper tile by level
     out = []
+    first = bisect_left(builds, BUILD + FIRST_UPPER)
+    if first:  # level-1 tiles: alike but for where the builder stands
+        best1 = _best_level1(g, held, left, held_row, cb, hc, paired)
+        here, away = 0.0, -1.0
+        if 1 > top:
+            here += END_BONUS[1] - END_BONUS[top]
+            away += END_BONUS[1] - END_BONUS[top]
+        here = SCALE * (BUILD_PREMIUM + (here + best1))
+        away = SCALE * (BUILD_PREMIUM + (away + best1))
+        if b < 0:
+            out = [away] * first
+        else:
+            near_b = g.near_builds[b]
+            for a in builds[:first]:
+                out.append(here if a in near_b else away)
+        builds = builds[first:]
     for a in builds:
         pos = a - BUILD
         level = LEVEL[pos]
@@ -321,29 +387,21 @@ def _build_values(obs, p: int, cb, held_row, paired: int, builds) -> list[float]
         if level > top:
             gain += END_BONUS[level] - END_BONUS[top]
         if level == 1:
-            if best1 is None:  # the best card to name a level-1 tile: its tile point, less what it is worth
-                sym, col = g.d_sym, g.d_col
-                for d in held:
-                    c = col[d]
-                    x = (1.0 if left[sym[d]] else 0.0) - 0.3 * held_row[d][0 if cb[c] < hc[c] else paired]
-                    if best1 is None or x > best1:
-                        best1 = x
-                if best1 is None:
-                    best1 = -9.0
+            if best1 is None:
+                best1 = _best_level1(g, held, left, held_row, cb, hc, paired)
             best = best1
         else:
-            nbs = nbs_at[pos]
-            key = (level, nbs)
-            best = memo.get(key)
-            if best is None:
+            candidates = by_level.get(level)
+            if candidates is None:
                 if ready is None:
                     ready = _ready(hc, cb)
-                best = memo[key] = _upper_best(g, held, hc, cb, ready, left, level, nbs, patterns)
+                candidates = by_level[level] = _upper_candidates(g, held, hc, cb, ready, left, level)
+            best = _upper_best(candidates, nbs_at[pos])
             if b >= 0 and ncol[b] == 3 and b in SUPPORT_SET[pos]:
                 gain -= 1.0  # the fourth column under one's own builder
             if level == TOP:
                 # the top tile ends the game: a sure win is the best move there is
-                vp, tops = obs.vp, obs.top
+                vp, tops = t.vp, t.top
                 mine = vp[p] + gain + best + END_BONUS[top]  # gain holds the rise of the end bonus to level 4
                 best_other = max([vp[q] + END_BONUS[tops[q]] for q in range(len(vp)) if q != p], default=-99)
                 if mine >= best_other:
@@ -353,20 +411,38 @@ def _build_values(obs, p: int, cb, held_row, paired: int, builds) -> list[float]
     return out
 
 
-def nearness(obs, t: int) -> float:
-    """How many empty places a builder on tile ``t`` could build next to without the -1."""
-    near = obs.game.near
+_NEARNESS = [None, None, {}]  # the open positions and builder table it was worked out for, tile -> nearness
+
+
+def nearness(src, g, t: int) -> float:
+    """How many empty places a builder on tile ``t`` could build next to without the -1 (``src``: the
+    observation, or the position the pyramid is read from; remembered for the pyramid it was worked out for:
+    the tuple of open positions is replaced whenever a tile is built)."""
+    near = g.near
+    memo = _NEARNESS
+    if memo[0] is not src.open or memo[1] is not near:
+        memo[0], memo[1], memo[2] = src.open, near, {}
+    v = memo[2].get(t)
+    if v is None:
+        v = memo[2][t] = _nearness(src, g.near_of[t], t)
+    return v
+
+
+def _nearness(src, near_t, t: int) -> float:
+    """``near_t``: the positions a builder on ``t`` stands near, in order."""
     level = LEVEL[t]
-    tile = obs.tile
+    opn = src.open
     score = 0.0
-    for x in obs.open:
-        if t in near[x]:
+    for x in near_t:  # empty places: open ones, then those of the level above still to come
+        if x in opn:
             score += 1.0 if LEVEL[x] >= level else 0.3
     if level < TOP:
-        for x in LEVEL_POSITIONS[level + 1]:
-            if tile[x] < 0 and t in near[x]:
+        tile = src.tile
+        above = level + 1
+        for x in near_t:
+            if LEVEL[x] == above and tile[x] < 0:
                 score += 0.2
-    return score - (0.5 if obs.ncol[t] == 3 else 0.0)
+    return score - (0.5 if src.ncol[t] == 3 else 0.0)
 
 
 # ------------------------------------------------------------------ the scores
@@ -378,28 +454,49 @@ def scores(obs, actions: list[int]) -> list[float]:
     """The greedy rating of each action (VP-like units, times SCALE)."""
     ph = obs.phase
     if ph == MAIN:
-        return _main_scores(obs, actions)
+        return _main_scores(obs, obs.game, obs.player, obs.hand_col, obs.held, actions)
     if ph == COLOUR:
-        return _colour_scores(obs, actions)
+        return _colour_scores(obs, obs.game, obs.player, obs.hand_col, actions)
     if ph == RETURN:
-        return _return_scores(obs, actions)
+        return _return_scores(obs, obs.player, obs.hand_col, actions)
+    if ph == PLACE:
+        return _place_scores(obs, obs.game, obs.player)
     out = []
     for v in _scores(obs, actions):
         out.append(SCALE * v)
     return out
 
 
+def seat_scores(s, p: int, actions: list[int]) -> list[float]:
+    """``scores`` of player ``p``'s observation, read from the position itself (the whole-game loop): the
+    same ratings, reading only what ``p`` sees - its own hand and the table."""
+    ph = s.phase
+    if ph == MAIN:
+        return _main_scores(s, s.g, p, s.hand_col[p], s.held[p], actions)
+    if ph == COLOUR:
+        return _colour_scores(s, s.g, p, s.hand_col[p], actions)
+    if ph == RETURN:
+        return _return_scores(s, p, s.hand_col[p], actions)
+    if ph == PLACE:
+        return _place_scores(s, s.g, p)
+    return scores(s.observe(p), actions)
+
+
+def _place_scores(t, g, p: int) -> list[float]:
+    """Place the builder on the new tile or leave it: where it stands near more empty places (times
+    SCALE)."""
+    b = t.builder[p]
+    here = nearness(t, g, b) if b >= 0 and t.ncol[b] < 4 else -1.0
+    return [SCALE * (nearness(t, g, t.b_pos) + 0.1), SCALE * here]
+
+
 def _scores(obs, actions: list[int]) -> list[float]:
     """The ratings of the rarer decisions (VP-like units)."""
     ph = obs.phase
-    if ph == PLACE:
-        b = obs.builder[obs.player]
-        here = nearness(obs, b) if b >= 0 and obs.ncol[b] < 4 else -1.0
-        return [nearness(obs, obs.b_pos) + 0.1, here]
     if ph == FORCED:
-        return [nearness(obs, a - DEST) for a in actions]
+        return [nearness(obs, obs.game, a - DEST) for a in actions]
     if ph == MOVING:
-        return [nearness(obs, a - MOVE) for a in actions]
+        return [nearness(obs, obs.game, a - MOVE) for a in actions]
     if ph == TILE:
         return [float(obs.tiles_left[a - TILE_OF]) for a in actions]
     need = Need(obs)
@@ -424,20 +521,18 @@ def _scores(obs, actions: list[int]) -> list[float]:
     return out
 
 
-def _main_scores(obs, actions: list[int]) -> list[float]:
+def _main_scores(t, g, p: int, hc, held, actions: list[int]) -> list[float]:
     """Main actions come sorted by kind: the kinds below CUBES, then cubes, one cube, cards (one per card
     design in hand each) and the builds; each block is rated in one pass.  The ratings come times SCALE
-    (a power of two: scaling the terms gives exactly the scaled sums)."""
-    g = obs.game
-    p = obs.player
-    hc = obs.hand_col
-    cb = obs.cubes[p]
+    (a power of two: scaling the terms gives exactly the scaled sums).  ``t`` is the observation (or the
+    position) the table is read from; ``hc`` and ``held`` the player's cards by colour and designs."""
+    cb = t.cubes[p]
     # one pass over the colours: ready columns, cubes no card waits for, colours wanted and the bag
     pairs = free = wanted_bag = 0
     spare = market_gain = False
     wanted = []
     c = 0
-    for h, k, b, m in zip(hc, cb, obs.bag, obs.market):
+    for h, k, b, m in zip(hc, cb, t.bag, t.market):
         if h < k:
             pairs += h
             free += k - h
@@ -450,10 +545,10 @@ def _main_scores(obs, actions: list[int]) -> list[float]:
                 if m:
                     market_gain = True
         c += 1
-    bag_n = obs.bag_n
+    bag_n = t.bag_n
     short = pairs < 4
     hi = 1.0 if short else 0.5
-    target = obs.open_top
+    target = t.open_top
     n = len(actions)
     i1 = bisect_left(actions, CUBES)
     i3 = bisect_left(actions, CARDS, i1)
@@ -461,13 +556,13 @@ def _main_scores(obs, actions: list[int]) -> list[float]:
     out = []
     for a in actions[:i1]:
         if a == MOVE_KIND:
-            out.append(-SCALE if target > 1 and short else SCALE * _move_value(obs, p))
+            out.append(-SCALE if target > 1 and short else SCALE * _move_value(t, g, p))
         elif a == OFFER_KIND:
             # roughly the best offer: a wanted colour some partner holds for a cube the player can spare
             # (one more ready column, none lost)
             best = -1.0
             if spare:
-                cubes, offered = obs.cubes, obs.offered
+                cubes, offered = t.cubes, t.offered
                 for q in range(len(cubes)):
                     if q != p and not offered >> q & 1:
                         theirs = cubes[q]
@@ -492,21 +587,20 @@ def _main_scores(obs, actions: list[int]) -> list[float]:
         return out
     # the card actions: what each card in hand is worth (a cube may wait for it), less what playing it
     # brings: its value in cubes (keep half rounded up), one cube of its colour, value + 1 cards (keep three)
-    t = tables(g)
+    tab = tables(g)
     val, col = g.d_val, g.d_col
     paired = 2 if pairs <= 4 else 1  # the worth tables' column when a cube waits for the card
-    room = g.hand_limit - obs.hand_n[p] + 1
-    card4 = t.cards4[room if room > 0 else 0]
-    held4 = t.held4[target]
-    held = obs.held
+    room = g.hand_limit - t.hand_n[p] + 1
+    card4 = tab.cards4[room if room > 0 else 0]
+    held4 = tab.held4[target]
     # the legal main actions hold one cubes and one cards action per design in hand, and one cube action
     # for each whose colour the bag has: then the three blocks are rated in one pass over the hand
     i2 = bisect_left(actions, CUBE, i1)
     cards_out = []
     if bag_n and i2 - i1 == i4 - i3 == len(held):
-        cube4 = t.cube_terms(wanted_bag, bag_n, short)
+        cube4 = tab.cube_terms(wanted_bag, bag_n, short)
         hi4 = SCALE * hi
-        bag = obs.bag
+        bag = t.bag
         cube_out = []
         for d in held:
             c = col[d]
@@ -533,7 +627,7 @@ def _main_scores(obs, actions: list[int]) -> list[float]:
             d = (a - CUBES) % STRIDE
             c = col[d]
             u4[d] = held4[d][0 if cb[c] < hc[c] else paired]
-        cube4 = t.cube_terms(wanted_bag, bag_n, short)
+        cube4 = tab.cube_terms(wanted_bag, bag_n, short)
         for a in actions[i1:i4]:
             if a < CUBE:
                 d = a - CUBES
@@ -548,29 +642,29 @@ def _main_scores(obs, actions: list[int]) -> list[float]:
     else:
         out += cards_out
     if i4 < n:
-        out += _build_values(obs, p, cb, t.held[target], paired, actions[i4:])
+        out += _build_values(t, g, p, hc, held, cb, tab.held[target], paired, actions[i4:])
     return out
 
 
-def _move_value(obs, p: int) -> float:
+def _move_value(src, g, p: int) -> float:
     """Moving is worth a turn only when the builder is near no empty place."""
-    b = obs.builder[p]
-    here = nearness(obs, b)
+    b = src.builder[p]
+    here = nearness(src, g, b)
     if here >= 1.0:
         return -1.0
     best = here
-    tile, ncol, builders = obs.tile, obs.ncol, obs.builder
+    tile, ncol, builders = src.tile, src.ncol, src.builder
     for t in LEVEL_POSITIONS[LEVEL[b]]:
         if t != b and tile[t] >= 0 and ncol[t] < 4 and t not in builders:
-            v = nearness(obs, t)
+            v = nearness(src, g, t)
             if v > best:
                 best = v
     return 0.25 * (best - here) - 0.3
 
 
-def _return_scores(obs, actions: list[int]) -> list[float]:
+def _return_scores(t, p: int, hc, actions: list[int]) -> list[float]:
     """Put back a cube no card waits for, of a colour the player has many of (times SCALE)."""
-    hc, cb, pend = obs.hand_col, obs.cubes[obs.player], obs.pend_cubes
+    cb, pend = t.cubes[p], t.pend_cubes
     pairs = 0
     for h, k in zip(hc, cb):
         pairs += h if h < k else k
@@ -583,13 +677,12 @@ def _return_scores(obs, actions: list[int]) -> list[float]:
     return out
 
 
-def _colour_scores(obs, actions: list[int]) -> list[float]:
+def _colour_scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
     """The best columns reachable when this card names the next one (cards of one colour alike), less a
     little for the card's value: the player keeps his high cards (times SCALE)."""
-    g = obs.game
-    nbs = obs.nbs[obs.b_pos]
-    ready = _ready(obs.hand_col, obs.cubes[obs.player])
-    fixed = tuple(obs.b_cols)
+    nbs = t.nbs[t.b_pos]
+    ready = _ready(hc, t.cubes[p])
+    fixed = tuple(t.b_cols)
     val, col = g.d_val, g.d_col
     by_colour = {}
     out = []
@@ -623,16 +716,16 @@ def _keep_scores(obs, need: Need, actions: list[int]) -> list[float]:
     """Keep the best cards; those over the hand limit would only be discarded again."""
     vals = [need.card(d) for d in obs.pend_cards]
     room = need.limit - need.hand_n
+    get = vals.__getitem__
     out = []
     for a in actions:
-        mask = a - KEEP_SET
-        kept = [v for i, v in enumerate(vals) if mask >> i & 1]
-        over = len(kept) - room
+        places = MASK_PLACES[a - KEEP_SET]
+        over = len(places) - room
         if over > 0:
-            kept.sort()
+            kept = sorted(map(get, places))
             out.append(sum(kept[over:]) - 0.1 * over)
         else:
-            out.append(sum(kept))
+            out.append(sum(map(get, places)))
     return out
 
 
@@ -648,7 +741,6 @@ def _offer_value(obs, need: Need, a: int) -> float:
 def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[float]:
     """Each 2:1 market trade: the change in ready columns (``Need.swap``, worked out per colour once), less
     a little, and ``extra`` (the VP a trade after a refresh costs)."""
-    K = g.K
     hc, cb = need.hc, need.cb
     hi = 1.0 if need.short else 0.5
     # ready columns won by one more cube of a colour, lost by one or two fewer
@@ -658,14 +750,13 @@ def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[floa
         up.append((h if h < k + 1 else k + 1) - now)
         down.append((h if h < k - 1 else k - 1) - now)
         down2.append((h if h < k - 2 else k - 2) - now)
-    KK = K * K
+    decode = g.market_code
     out = []
     for a in actions:
         if a < MARKET:  # END after a refresh
             out.append(0.0)
             continue
-        take, rest = divmod(a - MARKET, KK)
-        give, put = divmod(rest, K)
+        take, give, put = decode[a - MARKET]
         if take == give:
             diff = down[take] if give == put else down[put]
         elif take == put:
@@ -688,16 +779,21 @@ def readiness(state, p: int) -> float:
         pairs += h if h < k else k
     target = state.open_top
     val = g.d_val
-    high = False
+    high = 0.0
     for d in state.held[p]:
         if val[d] >= target:
-            high = True
+            high = 0.8
             break
-    return (min(pairs, 4) + 0.4 * min(max(pairs - 4, 0), 4) + 0.12 * min(state.hand_n[p], g.hand_limit)
-            + (0.8 if high else 0.0))
+    more = pairs - 4 if pairs > 4 else 0
+    held = state.hand_n[p]
+    limit = g.hand_limit
+    return ((pairs if pairs < 4 else 4) + 0.4 * (more if more < 4 else 4) + 0.12 * (held if held < limit else limit)
+            + high)
 
 
 def evaluate(state, player: int) -> float:
+    if state.undealt >= 0 and player != state.undealt:
+        state._deal()
     if state.is_terminal():
         won = player in state.winners
         return state.vp[player] + (20.0 / len(state.winners) if won else 0.0)

@@ -57,11 +57,14 @@ class Observation:
         self.deck_n = len(s.deck)
         self.offer = s.offer
         self.offered = s.offered
-        mine = s.tp == player
-        self.pend_cubes = s.pend_cubes if mine else None
-        self.pend_ret = s.pend_ret if mine else 0
-        self.pend_cards = s.pend_cards if mine else None
-        self.pend_keep = s.pend_keep if mine else 0
+        if s.tp == player:  # what the player drew and is choosing from
+            self.pend_cubes = s.pend_cubes
+            self.pend_ret = s.pend_ret
+            self.pend_cards = s.pend_cards
+            self.pend_keep = s.pend_keep
+        else:
+            self.pend_cubes = self.pend_cards = None
+            self.pend_ret = self.pend_keep = 0
         self.b_pos = s.b_pos
         self.b_sym = s.b_sym
         self.b_cols = s.b_cols
@@ -83,10 +86,17 @@ class Reading:
 
     # ------------------------------------------------------------------ seats
     def observe(self, player: int) -> Observation:
+        if self.undealt >= 0 and player != self.undealt:
+            self._deal()
         return Observation(self, player)
 
     def standings(self) -> list:
-        return [self.vp[p] + (END_BONUS[self.top[p]] if self.phase != OVER else 0) for p in range(self.n)]
+        if self.phase == OVER:
+            return self.vp[:]
+        out = []
+        for v, top in zip(self.vp, self.top):
+            out.append(v + END_BONUS[top])
+        return out
 
     # ------------------------------------------------------------------ copies
     def clone(self):
@@ -107,7 +117,7 @@ class Reading:
         s.rounds = self.rounds
         s.n_actions = self.n_actions
         s.end = self.end
-        s.winners = self.winners[:]
+        s.winners = self.winners  # replaced, never changed
         s.hands = list(map(list.copy, self.hands))
         s.held = list(map(list.copy, self.held))
         s.hand_n = self.hand_n[:]
@@ -120,11 +130,16 @@ class Reading:
         s.bag_n = self.bag_n
         s.market = self.market[:]
         s.market_n = self.market_n
-        s.tiles_left = self.tiles_left[:]
-        s.tile = self.tile[:]
-        s.owner = self.owner[:]
-        s.ncol = self.ncol[:]
-        s.col = self.col[:]
+        s.tiles_left = self.tiles_left  # the pyramid's lists and the statistics are shared until changed
+        s.tile = self.tile
+        s.owner = self.owner
+        s.ncol = self.ncol
+        s.col = self.col
+        s.level_built = self.level_built
+        s.level_turn = self.level_turn
+        s.pv = self.pv
+        s.trade_log = self.trade_log
+        s.pv_own = s.pyr_own = self.pv_own = self.pyr_own = False
         s.open = self.open
         s.open_top = self.open_top
         s.open_acts = self.open_acts
@@ -134,14 +149,11 @@ class Reading:
         s.built = self.built
         s.builder = self.builder[:]
         s.top = self.top[:]
-        s.level_built = list(map(list.copy, self.level_built))
         s.vp = self.vp[:]
-        pv = self.pv
-        s.pv = dict(zip(pv, map(list.copy, pv.values())))
         s.cnt = self.cnt.copy()
         s.pend_cubes = self.pend_cubes[:]
         s.pend_ret = self.pend_ret
-        s.pend_cards = self.pend_cards[:]
+        s.pend_cards = self.pend_cards  # replaced, never changed
         s.pend_keep = self.pend_keep
         s.offer = self.offer
         s.offered = self.offered
@@ -150,43 +162,66 @@ class Reading:
         s.b_tile = self.b_tile
         s.b_cards = self.b_cards[:]
         s.b_cols = self.b_cols[:]
-        s.b_forced = self.b_forced[:]
+        s.b_forced = self.b_forced  # replaced, never changed
         s.forced = self.forced[:]
         s.last_build = self.last_build
         s.round_blocked = self.round_blocked
         s.blocked_run = self.blocked_run
-        s.level_turn = self.level_turn[:]
-        s.trade_log = self.trade_log[:]
         s._legal = self._legal
         s._rch = self._rch
         s.lazy = self.lazy
+        s.undealt = self.undealt
+        s.pend_block = self.pend_block
         return s
 
     def determinize(self, player: int, chance):
         """A copy in which what ``player`` cannot see is drawn again: the other players' hands (and cards
         another player is choosing from) are dealt at random from them and the deck, keeping every
         hand's size, and the deck is left unordered: the copy draws its cards at random (which is the
-        same as shuffling it first).  The copy draws from ``chance`` from then on."""
+        same as shuffling it first).  The copy draws from ``chance`` from then on.
+
+        The hands are dealt when the copy first needs them (``_deal``): when another player is to act or
+        is observed, a card is drawn, or the copy is inspected - a search playing only its own turn
+        often never does.  Until then nothing hidden from ``player`` is read."""
         s = self._copy(chance)
-        g = s.g
-        pool = s.deck
-        hands, held, hand_n = s.hands, s.held, s.hand_n
-        others = [q for q in range(s.n) if q != player and hand_n[q]]
-        for q in others:
-            hand = hands[q]
-            for d in held[q]:
-                k = hand[d]
-                if k == 1:
-                    pool.append(d)
+        if s.undealt >= 0:
+            s._deal()
+        s.undealt = player
+        s.lazy = True
+        s._legal = None
+        if s.tp != player:
+            s._rch = None
+        return s
+
+    def _deal(self) -> None:
+        """Deal the hands hidden from the player a determinized copy was made for (see ``determinize``)."""
+        player = self.undealt
+        self.undealt = -1
+        g = self.g
+        pool = self.deck
+        hands, held, hand_n = self.hands, self.held, self.hand_n
+        others = []
+        for q in range(self.n):
+            if q != player and hand_n[q]:
+                others.append(q)
+                hq = held[q]
+                if len(hq) == hand_n[q]:  # one card of each design
+                    pool += hq
                 else:
-                    pool.extend([d] * k)
-        hidden_pend = s.pend_cards and s.tp != player
+                    hand = hands[q]
+                    for d in hq:
+                        pool += [d] * hand[d]
+        hidden_pend = self.pend_cards and self.tp != player
         if hidden_pend:
-            pool.extend(s.pend_cards)
+            pool += self.pend_cards
         # a partial shuffle: the cards at the end of the pool become a uniform random draw
         n = len(pool)
-        low = n - sum([hand_n[q] for q in others]) - (len(s.pend_cards) if hidden_pend else 0)
-        getrandbits = chance.getrandbits
+        low = n
+        for q in others:
+            low -= hand_n[q]
+        if hidden_pend:
+            low -= len(self.pend_cards)
+        getrandbits = self.chance.getrandbits
         bits_of = g.bits
         for i in range(n - 1, low - 1, -1):
             bits = bits_of[i]
@@ -198,28 +233,28 @@ class Reading:
         del pool[low:]
         col = g.d_col
         D, K = g.D, g.K
+        hand_col = self.hand_col
         at = 0
         for q in others:
             k = hand_n[q]
-            mine = dealt[at:at + k]
-            at += k
             hand = [0] * D
             hc = [0] * K
-            for d in mine:
+            for d in dealt[at:at + k]:
                 hand[d] += 1
                 hc[col[d]] += 1
             hands[q] = hand
-            s.hand_col[q] = hc
-            held[q] = sorted(set(mine)) if k > 1 else mine
+            hand_col[q] = hc
+            held[q] = sorted(set(dealt[at:at + k])) if k > 1 else dealt[at:at + k]
+            at += k
         if hidden_pend:
-            s.pend_cards = sorted(dealt[at:])
-        s.lazy = True
-        s._legal = None
-        if s.tp != player:
-            s._rch = None
-        return s
+            self.pend_cards = sorted(dealt[at:])
+        if self.pend_block:
+            self.pend_block = False
+            self._blocked_check(self.tp)
 
     def position_key(self) -> tuple:
+        if self.undealt >= 0:
+            self._deal()
         return (self.tp, self.phase, tuple(map(tuple, self.hands)), tuple(map(tuple, self.cubes)), tuple(self.deck),
                 tuple(self.discard), tuple(self.market), tuple(self.tile), tuple(self.col), tuple(self.builder),
                 tuple(self.vp), self.offered)
@@ -291,6 +326,8 @@ class Reading:
         return f"action {a}"
 
     def describe(self) -> str:
+        if self.undealt >= 0:
+            self._deal()
         g = self.g
         cn = g.colours
         lines = [f"turn {self.turns}, round {self.rounds}, phase {PHASE_NAMES[self.phase]}, P{self.cur + 1} to act"]
@@ -325,6 +362,8 @@ class Reading:
 
     # ------------------------------------------------------------------ the record
     def record(self) -> GameRecord:
+        if self.undealt >= 0:
+            self._deal()
         n = self.n
         left = [self.hand_n[p] + self.cube_n[p] for p in range(n)]
         per_player = {k: v[:] for k, v in self.pv.items()}
@@ -339,6 +378,8 @@ class Reading:
 
     # ------------------------------------------------------------------ zones and invariants
     def zones(self) -> dict:
+        if self.undealt >= 0:
+            self._deal()
         g = self.g
         ids, cols, tiles = g.d_id, g.col_id, g.tile_id
         K = g.K
@@ -369,6 +410,8 @@ class Reading:
         return z
 
     def check_invariants(self) -> None:
+        if self.undealt >= 0:
+            self._deal()
         check_conservation(self.zones(), self.g.components(), self.g.component_label)
         g = self.g
         n = self.n

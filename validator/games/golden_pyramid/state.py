@@ -41,7 +41,7 @@ class State(Supply, Building, Reading, KitState):
                  "top", "level_built", "vp", "pv", "cnt", "pend_cubes", "pend_ret", "pend_cards", "pend_keep", "offer",
                  "offered", "b_pos", "b_sym", "b_tile", "b_cards", "b_cols", "b_forced", "forced", "last_build",
                  "round_blocked", "blocked_run", "level_turn", "trade_log", "_legal", "_rch", "held", "stand", "nbs",
-                 "open_acts", "open_cut", "lazy")
+                 "open_acts", "open_cut", "lazy", "undealt", "pend_block", "pv_own", "pyr_own")
 
     def __init__(self, g, chance, *, setup: bool = True):
         self.g = g
@@ -106,6 +106,10 @@ class State(Supply, Building, Reading, KitState):
         self._legal = None
         self._rch = None  # the highest level the player to act can build at, worked out when the turn begins
         self.lazy = False  # True in a determinized copy: its deck is unordered and draws are random
+        self.undealt = -1  # in a determinized copy, the player whose view it was made for until hands are dealt
+        self.pend_block = False  # a turn began before the hands were dealt: whether its player can build is due
+        # copies share the pyramid's lists and the per-player statistics until one of them changes them
+        self.pv_own = self.pyr_own = True
         self._pyramid_changed()
 
     def _setup(self) -> None:
@@ -144,6 +148,8 @@ class State(Supply, Building, Reading, KitState):
     def legal_actions(self, player: int | None = None) -> list[int]:
         legal = self._legal
         if legal is None:
+            if self.undealt >= 0 and self.cur != self.undealt:
+                self._deal()
             legal = self._legal = self._main_legal() if self.phase == MAIN else self._compute_legal()
         return legal
 
@@ -255,6 +261,8 @@ class State(Supply, Building, Reading, KitState):
 
     # ------------------------------------------------------------------ applying
     def apply_unchecked(self, a: int) -> None:
+        if self.undealt >= 0 and self.cur != self.undealt:
+            self._deal()
         self.n_actions += 1
         if self.phase == MAIN:
             self._legal = None
@@ -314,6 +322,8 @@ class State(Supply, Building, Reading, KitState):
             give, take = divmod(rest, K)
             self.offer = (q, give, take)
             self.cnt["offers"] += 1
+            if not self.pv_own:
+                self._own_pv()
             self.pv["offers"][p] += 1
             self.phase = RESPOND
             self.cur = q
@@ -448,18 +458,46 @@ class State(Supply, Building, Reading, KitState):
         if g.stall_rounds and self.turns - self.last_build > g.stall_rounds * self.n:
             self._finish("no-building")
             return
+        if self.undealt >= 0 and p != self.undealt:
+            self._rch = None  # the hands are not dealt yet: see _deal
+            self.pend_block = True
+        else:
+            self._blocked_check(p)
+        if self.log is not None:
+            self._event(f"-- turn {self.turns} (round {self.rounds}): P{p + 1}")
+
+    def _own_pv(self) -> None:
+        """Before changing the statistics shared with a copy: a copy of them of one's own."""
+        pv = self.pv
+        self.pv = dict(zip(pv, map(list.copy, pv.values())))
+        self.trade_log = self.trade_log[:]
+        self.pv_own = True
+
+    def _own_pyramid(self) -> None:
+        """Before building on a pyramid shared with a copy: a copy of its lists of one's own."""
+        self.tile = self.tile[:]
+        self.owner = self.owner[:]
+        self.ncol = self.ncol[:]
+        self.col = self.col[:]
+        self.tiles_left = self.tiles_left[:]
+        self.level_built = list(map(list.copy, self.level_built))
+        self.level_turn = self.level_turn[:]
+        self.pyr_own = True
+
+    def _blocked_check(self, p: int) -> None:
+        """Whether the player whose turn begins could build anywhere (the blocked turns and rounds)."""
         reach = self._rch = self._reach(p)
         if self.open_cut[reach]:
             self.round_blocked = False
         else:
             self.cnt["blocked_turns"] += 1
-        if self.log is not None:
-            self._event(f"-- turn {self.turns} (round {self.rounds}): P{p + 1}")
 
     def _finish(self, reason: str) -> None:
         """The end: the bonus for the highest level contributed to, then most VP wins; ties go to the highest
         level, then to fewer cards plus cubes left, then the tied players share the win."""
         self._idle_gap()
+        if not self.pv_own:
+            self._own_pv()
         n = self.n
         for p in range(n):
             bonus = END_BONUS[self.top[p]]

@@ -18,6 +18,7 @@ def _masks(m: int, k: int, exact: bool) -> list[int]:
 # KEEP masks by cards drawn and cards that may be kept: up to k (rule keep-fewer), or exactly k
 MASKS_UP_TO = [[_masks(m, k, False) for k in range(KEEP_LIMIT + 1)] for m in range(10)]
 MASKS_EXACT = [[_masks(m, k, True) for k in range(KEEP_LIMIT + 1)] for m in range(10)]
+KEEP_ACTIONS: dict = {}  # the keep actions by (cards drawn, cards kept, keep-fewer, places repeating a design)
 
 
 class Supply:
@@ -48,6 +49,8 @@ class Supply:
     def _draw_card(self) -> int:
         """The top card of the deck (the discard pile reshuffled first when the deck is empty); -1: none.
         A determinized copy's deck is unordered (``lazy``): its top card is a random one."""
+        if self.undealt >= 0:
+            self._deal()
         deck = self.deck
         if not deck:
             if not self.discard:
@@ -73,6 +76,8 @@ class Supply:
 
     def _draw_for_choice(self, p: int, k: int) -> None:
         """Action b: draw ``k`` cards and choose up to three to keep."""
+        if self.undealt >= 0:
+            self._deal()
         deck = self.deck
         if len(deck) >= k and not self.lazy:  # the top k cards (their order does not matter: sorted)
             drawn = deck[-k:]
@@ -99,12 +104,20 @@ class Supply:
         cards counted once."""
         drawn = self.pend_cards
         m = len(drawn)
-        dup = [i for i in range(1, m) if drawn[i] == drawn[i - 1]]
-        masks = (MASKS_UP_TO if self.g.keep_fewer else MASKS_EXACT)[m][min(self.pend_keep, m)]
-        if not dup:
-            return [KEEP_SET + mask for mask in masks]
-        # a copy may be kept only if the identical copy before it is kept too
-        return [KEEP_SET + mask for mask in masks if all(not mask >> i & 1 or mask >> (i - 1) & 1 for i in dup)]
+        dups = 0  # places holding the same design as the place before
+        for i in range(1, m):
+            if drawn[i] == drawn[i - 1]:
+                dups |= 1 << i
+        fewer = self.g.keep_fewer
+        key = (m, min(self.pend_keep, m), fewer, dups)
+        acts = KEEP_ACTIONS.get(key)
+        if acts is None:
+            masks = (MASKS_UP_TO if fewer else MASKS_EXACT)[key[0]][key[1]]
+            dup = [i for i in range(1, m) if dups >> i & 1]
+            # a copy may be kept only if the identical copy before it is kept too
+            acts = KEEP_ACTIONS[key] = tuple(KEEP_SET + mask for mask in masks
+                                             if all(not mask >> i & 1 or mask >> (i - 1) & 1 for i in dup))
+        return list(acts)
 
     def _keep(self, p: int, mask: int) -> None:
         drawn = self.pend_cards
@@ -172,20 +185,28 @@ class Supply:
     def _returns_done(self) -> None:
         """Put back half the drawn cubes: the player chooses, unless one colour is all that is left."""
         pend = self.pend_cubes
-        K = self.g.K
-        while self.pend_ret:
-            left = [c for c in range(K) if pend[c]]
-            if len(left) > 1:
+        if self.pend_ret:
+            colours = 0
+            for k in pend:
+                if k:
+                    colours += 1
+            if colours > 1:
                 self.phase = RETURN
                 return
-            self._return_cube(left[0])
+            c = 0  # one colour drawn: its cubes go back
+            while not pend[c]:
+                c += 1
+            while self.pend_ret:
+                self._return_cube(c)
         p = self.cur
         cubes = self.cubes[p]
-        for c in range(K):
-            if pend[c]:
-                cubes[c] += pend[c]
-                self.cube_n[p] += pend[c]
+        c = 0
+        for k in pend:
+            if k:
+                cubes[c] += k
+                self.cube_n[p] += k
                 pend[c] = 0
+            c += 1
         self._end_turn()
 
     # ------------------------------------------------------------------ the market
@@ -256,7 +277,9 @@ class Supply:
                 if not mine[give]:
                     continue
                 base = MARKET + (take * K + give) * K
-                acts.extend(base + out for out in range(K) if mine[out] - (out == give) > 0)
+                for out in range(K):
+                    if mine[out] - (out == give) > 0:
+                        acts.append(base + out)
         return acts
 
     def _market_trade(self, p: int, code: int) -> None:
@@ -323,6 +346,8 @@ class Supply:
         theirs[take] -= 1
         mine[take] += 1
         self.cnt["trades"] += 1
+        if not self.pv_own:
+            self._own_pv()
         self.pv["accepted"][q] += 1
         self.pv["traded"][p] += 1
         self.pv["traded"][q] += 1
