@@ -7,6 +7,8 @@ a non-zero exit (1: the data, 2: the command line); tracebacks are for bugs only
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from model import __version__
@@ -17,6 +19,21 @@ from .console import fail
 
 
 class PnpGroup(click.Group):
+    """The commands of ``COMMANDS``, each imported when it is first asked for."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS) + [n for n in super().list_commands(ctx) if n not in COMMANDS]
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMANDS:
+            module = importlib.import_module(f"{__package__}.commands.{COMMANDS[name]}")
+            self.add_command(getattr(module, name))
+        return super().get_command(ctx, name)
+
+    def all_commands(self) -> dict:
+        """Every command, by name (each module imported)."""
+        return {name: self.get_command(None, name) for name in self.list_commands(None)}
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -31,10 +48,6 @@ def main():
 
     Run it in the folder that holds cards.csv, goals.csv and templates/.
     """
-
-
-for _command in COMMANDS:
-    main.add_command(_command)
 
 
 if __name__ == "__main__":

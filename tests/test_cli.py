@@ -88,7 +88,7 @@ def test_no_sheet_in_folder(tmp_path):
 
 def test_every_command_has_help_and_documentation():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    for name, command in main.commands.items():
+    for name, command in main.all_commands().items():
         code, output = run(name, "--help")
         assert code == 0 and command.help
         assert f"pnp {name}" in readme, f"README does not document 'pnp {name}'"

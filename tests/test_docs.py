@@ -12,17 +12,17 @@ from pnp.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-COMMANDS = sorted(main.commands)
+COMMANDS = sorted(main.all_commands())
 
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_command_has_help_and_readme_row(name):
-    command = main.commands[name]
+    command = main.all_commands()[name]
     assert (command.help or "").strip(), f"pnp {name} has no help text"
     assert f"`pnp {name}" in README, f"README does not document pnp {name}"
 
 
-@pytest.mark.parametrize("name,option", [(c, o) for c in COMMANDS for o in main.commands[c].params
+@pytest.mark.parametrize("name,option", [(c, o) for c in COMMANDS for o in main.all_commands()[c].params
                                          if isinstance(o, click.Option)], ids=lambda x: getattr(x, "name", x))
 def test_option_has_help_and_readme_mention(name, option):
     flag = max(option.opts, key=len)
