@@ -146,6 +146,11 @@ class Drawings(Mapping):
                 return found
         return self[key]
 
+    @property
+    def forms(self):
+        """Where PDF form streams of these drawings are kept (``pdf.SheetWriter``), or None."""
+        return self.store if hasattr(self.store, "get_form") else None
+
     def __contains__(self, key) -> bool:
         return key in self.svgs or key in self.parsed
 

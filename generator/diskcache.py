@@ -8,9 +8,11 @@ from evicting each other, and gives every test and CI run (each with its own
 ``--out``) a cache of its own.  Nothing is written outside the folders the
 user named.
 
-One SQLite database holds three kinds of entries (``cache.RenderCache``): the
+One SQLite database holds four kinds of entries (``cache.RenderCache``): the
 rendered SVG of a design by its input key, the display list of a drawing by
-its design key, and compiled Jinja2 templates.  Every value carries a digest
+its design key, the PDF form stream a display list wrote (``pdf.FormStream``,
+so that the card sheets take a design unchanged since the last build without
+running its list again), and compiled Jinja2 templates.  Every value carries a digest
 of itself; an entry that fails it, or that is not in the format this version
 writes, is ignored (and replaced when the design is rendered again).  A file
 that is not a database, or a database of another layout, is set aside and a
@@ -99,6 +101,7 @@ class DiskCache:
         self._pending: dict[tuple[str, str], bytes] = {}
         self._svgs: dict[str, RenderedSvg] = {}
         self._lists: OrderedDict[str, object] = OrderedDict()
+        self._forms: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.RLock()
         self.disabled = False
         self.warnings: list[Problem] = []
@@ -301,6 +304,30 @@ class DiskCache:
         self._lists.move_to_end(key)
         while len(self._lists) > self.memory_limit:
             self._lists.popitem(last=False)
+
+    # ------------------------------------------------------------ form streams
+    def get_form(self, key: str):
+        """The PDF form stream kept for a design key (``pdf.FormStream``), or None."""
+        from .pdf import FormStream
+
+        found = self._forms.get(key)
+        if found is None:
+            data = self._read("form", key)
+            found = None if data is None else FormStream.loads(data)
+            if found is not None and self.memory:
+                self._keep_form(key, found)
+        return found
+
+    def put_form(self, key: str, form) -> None:
+        if self.memory:
+            self._keep_form(key, form)
+        self._write("form", key, form.dumps())
+
+    def _keep_form(self, key: str, form) -> None:
+        self._forms[key] = form
+        self._forms.move_to_end(key)
+        while len(self._forms) > self.memory_limit:
+            self._forms.popitem(last=False)
 
     # ------------------------------------------------------------ compiled templates
     def bytecode_cache(self):

@@ -115,11 +115,15 @@ def record(drawing, fontname: str, fontsize: float) -> DisplayList | None:
 
 
 # ---------------------------------------------------------------- replaying
-def replay(display_list: DisplayList, canvas) -> None:
-    """Make the recorded calls on ``canvas``, as ``renderPDF.draw(drawing, canvas, 0, 0)`` would."""
+def replay(display_list: DisplayList, canvas, texts: list | None = None) -> bool:
+    """Make the recorded calls on ``canvas``, as ``renderPDF.draw(drawing, canvas, 0, 0)`` would.
+
+    When the display list holds a program, it is run, each string it draws goes to
+    ``texts`` as (font name, text) in order, and the answer is True; else (the
+    calls replayed one by one) False."""
     if display_list.program is not None:  # (canvases that enforce a colour space are not supported)
-        _run(display_list.program, canvas)
-        return
+        _run(display_list.program, canvas, texts)
+        return True
     for name, args, kwargs in display_list.ops:
         first = name[0]
         if first == "*":
@@ -133,6 +137,7 @@ def replay(display_list: DisplayList, canvas) -> None:
             getattr(canvas, name)(_uncolor(args[0]), *args[1:])
         else:
             getattr(canvas, name)(*args, **kwargs)
+    return False
 
 
 # ---------------------------------------------------------------- programs
@@ -341,8 +346,9 @@ def compile_program(ops: tuple) -> tuple | None:
     return tuple(merged)
 
 
-def _run(program: tuple, canvas) -> None:
-    """Write a program into ``canvas``: what replaying its calls writes, and the same state after."""
+def _run(program: tuple, canvas, texts: list | None = None) -> None:
+    """Write a program into ``canvas``: what replaying its calls writes, and the same state after.
+    ``texts`` (a list) receives (font name, text) of each string drawn, in order."""
     from reportlab.pdfgen.canvas import PATH_OPS
 
     canvas.saveState()
@@ -401,6 +407,8 @@ def _run(program: tuple, canvas) -> None:
         elif op == "t":
             canvas._fontname, canvas._fontsize, canvas._leading = font
             canvas.drawString(ins[1], ins[2], ins[3], mode=ins[4])
+            if texts is not None:
+                texts.append((font[0], ins[3]))
     canvas.restoreState()
 
 
@@ -458,19 +466,22 @@ def loads(data: bytes) -> DisplayList | None:
     return DisplayList(width, height, ops, font_state, program, fonts)
 
 
-def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None) -> None:
+def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None,
+                 texts: list | None = None) -> bool:
     """Draw at (0, 0) a display list or a reportlab Drawing.  A display list that
-    relied on another canvas font is drawn from ``drawing_of()`` instead."""
+    relied on another canvas font is drawn from ``drawing_of()`` instead.  True
+    when a display list's program was run (its strings then went to ``texts``, see
+    ``replay``)."""
     if isinstance(picture, DisplayList):
         if picture.fits(canvas):
             from .fonts import ensure_faces
 
             ensure_faces(*fonts_of(picture))
-            replay(picture, canvas)
-            return
+            return replay(picture, canvas, texts)
         if drawing_of is None:
             raise ValueError("this display list needs the canvas font it was recorded with")
         picture = drawing_of()
     from reportlab.graphics import renderPDF
 
     renderPDF.draw(picture, canvas, 0, 0)
+    return False

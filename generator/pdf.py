@@ -10,7 +10,9 @@ line, its safe area and the text boxes whose text did not fit.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import marshal
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
@@ -80,23 +82,162 @@ def _box(r: Rect) -> tuple[float, float, float, float]:
     return (r.x * mm, r.y * mm, r.right * mm, r.top * mm)
 
 
-class SheetWriter:
-    """Writes pages of placed drawings into one PDF."""
+# ---------------------------------------------------------------- kept form streams
+#: the layout of a kept form stream (``FormStream.dumps``); another value is not read
+FORM_FORMAT = 1
 
-    def __init__(self, canvas: Canvas, drawings: dict):
+
+@dataclass(frozen=True)
+class FormStream:
+    """A design's form XObject as running its display list wrote it, kept so that a
+    later document can take the content instead of running the list again.
+
+    The content names fonts by the document's subset names and encodes text in the
+    document's subset codes, both given in order of first use.  So the strings the
+    form draws are kept with it (``texts``: font name and text, in order), and a
+    digest of what encoding them gave (``signature``).  In a new document,
+    ``applies`` encodes the same strings in the same order - what running the list
+    would do to the document's fonts - and the content is taken only when that
+    gives the same subset names and codes: the bytes are then the ones a run
+    writes.  Otherwise the list is run as usual (encoding the strings again
+    changes nothing)."""
+
+    width: float
+    height: float
+    content: bytes  # the form's stream after the canvas preamble
+    texts: tuple  # ((font name, text), ...) in the order drawn
+    signature: bytes
+    states: tuple  # ((graphics state name, key, value), ...): the form's ExtGState entries
+    transparent: bool  # the form asked the document for transparency
+    canvas_font: tuple  # (font name, size) of the canvas the form was made on
+
+    def dumps(self) -> bytes:
+        return marshal.dumps((FORM_FORMAT, self.width, self.height, self.content, self.texts, self.signature,
+                              self.states, self.transparent, self.canvas_font))
+
+    @classmethod
+    def loads(cls, data: bytes) -> "FormStream | None":
+        try:
+            value = marshal.loads(data)
+        except (EOFError, ValueError, TypeError):
+            return None
+        if type(value) is not tuple or len(value) != 9 or value[0] != FORM_FORMAT:
+            return None
+        form = cls(*value[1:])
+        if type(form.content) is not bytes or type(form.texts) is not tuple or type(form.signature) is not bytes:
+            return None
+        return form
+
+    def applies(self, canvas: Canvas) -> bool:
+        return (canvas._fontname, canvas._fontsize) == self.canvas_font and _encode(canvas, self.texts) == self.signature
+
+
+def _encode(canvas: Canvas, texts) -> bytes | None:
+    """Encode ``texts`` in the canvas's document as drawing them does (subset codes and
+    names given on first use); a digest of the result, or None when a font is not an
+    embedded TrueType font."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    doc = canvas._doc
+    h = hashlib.blake2b(digest_size=16)
+    fonts: dict = {}
+    for name, text in texts:
+        font = fonts.get(name)
+        if font is None:
+            font = fonts[name] = getFont(name)
+            if not getattr(font, "_dynamicFont", False):
+                return None
+        h.update(name.encode())
+        for subset, chunk in font.splitString(text, doc):
+            h.update(b"\0")
+            h.update(font.getSubsetInternalName(subset, doc).encode())
+            h.update(b"\1")
+            h.update(chunk)
+        h.update(b"\2")
+    return h.digest()
+
+
+def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | None:
+    """What to keep of the form just made from a display list; None when it uses more than
+    its own content and fonts (images, other forms, colour spaces, shadings, annotations)."""
+    from reportlab.pdfbase import pdfdoc
+
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if form.XObjects or form.Annots or getattr(form, "_colorsUsed", None) or getattr(form, "_shadingUsed", None):
+        return None
+    preamble = pdfdoc.pdfdocEnc(canvas._preamble)
+    stream = form.stream
+    if not isinstance(stream, bytes) or not stream.startswith(preamble + b"\n"):
+        return None
+    signature = _encode(canvas, texts)
+    if signature is None:
+        return None
+    states = []
+    ext = getattr(form, "ExtGState", None)
+    if ext:
+        for state_name, entry in ext.dict.items():
+            ((key, value),) = entry.dict.items()
+            if not isinstance(value, (bool, int, float, str)):
+                return None
+            states.append((state_name, key, value))
+    # running the list asks for transparency at any opacity it sets, even one that writes no state
+    transparent = any(type(op) is tuple and op[0] == "a" and op[1] in ("ca", "CA") for op in picture.program)
+    return FormStream(float(picture.width), float(picture.height), stream[len(preamble) + 1:], tuple(texts), signature,
+                      tuple(states), transparent, (canvas._fontname, canvas._fontsize))
+
+
+def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
+    """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
+    from reportlab.pdfbase import pdfdoc
+
+    form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)
+    form.compression = canvas._pageCompression
+    form.stream = pdfdoc.pdfdocEnc(canvas._preamble) + b"\n" + kept.content
+    form._colorsUsed = {}
+    form.ExtGState = (pdfdoc.PDFDictionary({n: pdfdoc.PDFDictionary({k: v}) for n, k, v in kept.states})
+                      if kept.states else None)
+    form.XObjects = None
+    form.Annots = []
+    if kept.transparent:
+        canvas._doc.ensureMinPdfVersion("transparency")
+    canvas._doc.addForm(name, form)
+    canvas._currentPageHasImages = 1  # as entering and leaving a form leaves it
+
+
+class SheetWriter:
+    """Writes pages of placed drawings into one PDF.
+
+    ``forms`` (with ``get_form(key)`` and ``put_form(key, FormStream)``, e.g. the
+    build cache through ``designs.Drawings``) keeps each design's form stream:
+    a design whose display list ran in an earlier document is added from it."""
+
+    def __init__(self, canvas: Canvas, drawings: dict, forms=None):
         self.c = canvas
         self.drawings = drawings
         self.forms: dict[str, str] = {}
+        self.kept = forms
+        self.reused = 0  # forms taken from ``kept``
 
     def _form(self, key: str) -> str:
         name = self.forms.get(key)
         if name is None:
             name = f"D{len(self.forms)}"
-            picture = self.drawings.picture(key) if hasattr(self.drawings, "picture") else self.drawings[key]
-            self.c.beginForm(name, 0, 0, picture.width, picture.height)
-            draw_picture(self.c, picture, lambda: self.drawings[key])  # a display list is replayed
-            self.c.endForm()
-            _give_form_its_graphics_states(self.c, name)
+            kept = self.kept.get_form(key) if self.kept is not None else None
+            if kept is not None and kept.applies(self.c):
+                _add_kept_form(self.c, name, kept)
+                _give_form_its_graphics_states(self.c, name)
+                self.reused += 1
+            else:
+                picture = self.drawings.picture(key) if hasattr(self.drawings, "picture") else self.drawings[key]
+                texts = [] if self.kept is not None else None
+                self.c.beginForm(name, 0, 0, picture.width, picture.height)
+                ran = draw_picture(self.c, picture, lambda: self.drawings[key], texts)  # a display list is run
+                self.c.endForm()
+                _give_form_its_graphics_states(self.c, name)
+                if ran and texts is not None:
+                    made = _kept_form(self.c, name, picture, texts)
+                    if made is not None:
+                        self.kept.put_form(key, made)
             self.forms[key] = name
         return name
 

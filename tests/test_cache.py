@@ -70,6 +70,70 @@ def test_a_one_row_edit_renders_and_parses_only_that_design(tmp_path, monkeypatc
     assert pdfs(edited) != first_bytes
 
 
+class CountRuns:
+    """How many display lists run (the others' form streams come from the cache)."""
+
+    def __init__(self, monkeypatch):
+        self.runs = 0
+        real = displaylist._run
+
+        def counting(program, canvas, texts=None):
+            self.runs += 1
+            return real(program, canvas, texts)
+        monkeypatch.setattr(displaylist, "_run", counting)
+
+
+def test_card_sheets_take_unchanged_designs_from_kept_form_streams(tmp_path, monkeypatch):
+    data = copy_game(tmp_path / "data")
+    out = tmp_path / "out"
+    runs = CountRuns(monkeypatch)
+    first = build(data, out, reference=False)
+    assert runs.runs == 163  # every front and back drawn once (92 designs, some backs shared)
+    runs.runs = 0
+    again = build(data, out, reference=False)
+    assert runs.runs == 0 and pdfs(again) == pdfs(first)
+
+    cards = data / "cards.csv"
+    set_cell(cards, find_row(cards, "id", "g07"), "name", "Mint Tycoon")
+    edited = build(data, out, reference=False)
+    assert runs.runs == 2  # the edited card: its front, and its back (which changed too: see above)
+    assert pdfs(edited) == pdfs(build(data, tmp_path / "cold", cache=False, reference=False))
+
+
+def test_a_new_character_runs_again_the_forms_whose_text_it_shifts(tmp_path, monkeypatch):
+    """Text is encoded in the document's font subsets in order of first use: a character
+    new to the document, on an early card, shifts the codes of later ones.  Those forms are
+    made again, and the bytes are still those of a build without a cache."""
+    data = copy_game(tmp_path / "data")
+    out = tmp_path / "out"
+    cards = data / "cards.csv"
+    set_cell(cards, find_row(cards, "id", "g09"), "name", "Cactus Whisperer ½")  # a later card: "½" first
+    build(data, out, reference=False)
+    set_cell(cards, find_row(cards, "id", "g01"), "name", "Penny Pinchér")  # the first card: "é" before "½"
+    runs = CountRuns(monkeypatch)
+    edited = build(data, out, reference=False)
+    # the edited card (front and back), and the few drawn after it whose non-ASCII text now has other
+    # codes (the "½" card's, and any other first seen after the "é"); the rest came from the cache
+    assert 2 < runs.runs < 12
+    cold = build(data, tmp_path / "cold", cache=False, reference=False)
+    assert pdfs(edited) == pdfs(cold)
+    assert "Penny Pinchér" in pdf_text(tmp_path / "cold" / SLUG / f"{SLUG}-cards.pdf")
+
+
+def pdf_text(path: Path) -> str:
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(str(path))
+    return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+
+
+def test_damaged_form_streams_are_ignored():
+    from generator.pdf import FormStream
+
+    for data in (b"", b"not marshal", displaylist.marshal.dumps((99, 1.0)), displaylist.marshal.dumps("x")):
+        assert FormStream.loads(data) is None
+
+
 def test_a_template_edit_renders_its_game_again_but_parses_only_what_changed(tmp_path):
     data = copy_game(tmp_path / "data")
     out = tmp_path / "out"

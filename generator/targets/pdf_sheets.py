@@ -111,7 +111,7 @@ def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str) -> by
     buffer = io.BytesIO()
     first = pages[0].sheet
     c = new_canvas(buffer, first.page_w, first.page_h, f"{title} - {subject}", subject)
-    writer = SheetWriter(c, drawings)
+    writer = SheetWriter(c, drawings, getattr(drawings, "forms", None))
     for page in pages:
         writer.page(page)
     c.save()
