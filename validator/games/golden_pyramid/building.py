@@ -17,6 +17,20 @@ OFFSET = geo.OFFSET  # the first position of each level
 
 def column_points(colours) -> int:
     """VP for the colours of a tile's four columns: 2/3/4 of one colour 1/2/4, two pairs 3."""
+    key = tuple(colours)
+    v = _COLUMN_POINTS.get(key)
+    if v is None:
+        v = _COLUMN_POINTS[key] = _column_points(key)
+    return v
+
+
+_COLUMN_POINTS: dict = {}  # column_points by the colours (at most K ** 4 of them)
+_OPEN_TABLES: dict = {}  # _open_changed's tables by the open positions
+_EMPTY_PYRAMID: list = []  # the tables of the empty pyramid, once worked out (see Building._empty_pyramid)
+OPEN_MEMO_LIMIT = 100_000
+
+
+def _column_points(colours) -> int:
     counts = {}
     for c in colours:
         counts[c] = counts.get(c, 0) + 1
@@ -83,11 +97,15 @@ class Building:
         held, hand_col, cubes = self.held[p], self.hand_col[p], self.cubes[p]
         col, val, sym = g.d_col, g.d_val, g.d_sym
         pairs = self._pairs(p) if level > 1 else 0
-        cands = [d for d in held if val[d] >= level
-                 and (level == 1 or pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4)]
         left = self.tiles_left
-        matching = [d for d in cands if left[sym[d]]]
-        return [SYMBOL_CARD + d for d in (matching or cands)]
+        cands = []
+        matching = []
+        for d in held:
+            if val[d] >= level and (level == 1 or pairs - (hand_col[col[d]] <= cubes[col[d]]) >= 4):
+                cands.append(SYMBOL_CARD + d)
+                if left[sym[d]]:
+                    matching.append(SYMBOL_CARD + d)
+        return matching or cands
 
     def _can_move(self, p: int) -> bool:
         b = self.builder[p]
@@ -104,6 +122,14 @@ class Building:
         return [t for t in self.stand[LEVEL[b]] if t != b and t not in builders]
 
     # ------------------------------------------------------------------ what the pyramid shows
+    def _empty_pyramid(self) -> None:
+        """The tables read from the pyramid of a new game (empty): worked out once, the same for every game
+        (tuples: the rules replace them, never change them)."""
+        if not _EMPTY_PYRAMID:
+            self._pyramid_changed()
+            _EMPTY_PYRAMID.append((self.open, self.stand, self.nbs, self.open_acts, self.open_cut, self.open_top))
+        self.open, self.stand, self.nbs, self.open_acts, self.open_cut, self.open_top = _EMPTY_PYRAMID[0]
+
     def _pyramid_changed(self) -> None:
         """Work out again everything read from the pyramid (after a test edits it directly)."""
         tile, ncol, col = self.tile, self.ncol, self.col
@@ -115,11 +141,17 @@ class Building:
 
     def _open_changed(self) -> None:
         """The tables read from the open positions: the build actions, how many of them lie at each
-        level or below (positions are numbered level by level), the highest open level."""
+        level or below (positions are numbered level by level), the highest open level (remembered by
+        the open positions; ``self.open`` itself stays the state's own tuple)."""
         opn = self.open
-        self.open_acts = tuple(map(BUILD_ACTION.__getitem__, opn))
-        self.open_cut = (0,) + tuple([bisect_left(opn, first) for first in OFFSET[1:]]) + (len(opn),)
-        self.open_top = LEVEL[opn[-1]] if opn else 1
+        tables = _OPEN_TABLES.get(opn)
+        if tables is None:
+            if len(_OPEN_TABLES) >= OPEN_MEMO_LIMIT:
+                _OPEN_TABLES.clear()
+            tables = _OPEN_TABLES[opn] = (tuple(map(BUILD_ACTION.__getitem__, opn)),
+                                          (0,) + tuple([bisect_left(opn, first) for first in OFFSET[1:]]) + (len(opn),),
+                                          LEVEL[opn[-1]] if opn else 1)
+        self.open_acts, self.open_cut, self.open_top = tables
 
     # ------------------------------------------------------------------ the build
     def _symbol_chosen(self, p: int, d: int) -> None:
@@ -221,7 +253,7 @@ class Building:
             self._finish("pyramid")
             return
         # forced moves come after the builder placement, in turn order from the builder
-        self.b_forced = sorted(forced, key=lambda o: (o - p) % self.n)
+        self.b_forced = sorted(forced, key=lambda o: (o - p) % self.n) if forced else forced
         if (LEVEL[b] if b >= 0 else 0) <= level:
             if first:
                 self.builder[p] = pos
@@ -293,7 +325,8 @@ class Building:
                     nbs[u] = neighbour_colours(col, u)
             self.nbs = tuple(nbs)
         self.stand = tuple(stand)
-        if all(tile[t] >= 0 for t in LEVEL_POSITIONS[level]):
+        first = OFFSET[level - 1]
+        if min(tile[first:first + len(LEVEL_POSITIONS[level])]) >= 0:  # the level is complete
             self.level_turn[level - 1] = self.turns
 
     def _lose(self, p: int, k: int, key: str) -> None:

@@ -5,12 +5,12 @@ protocol loop plays with the same bots - the same questions to the same bots,
 so the same draws and the same record - and counts the same play statistics
 (decisions, choices, legal actions, turns with a choice), without the
 per-step protocol work: the generic greedy bot's choice is made here from the
-heuristic's ratings read straight from the position (``seat_scores``: the
-ratings its observation gives, from what its seat sees), ties broken with the
-bot's own generator as its ``step`` breaks them, and the generic random bot's
-pick drawn as its ``step`` draws it.  Any other bot (the search bot, a bot of
-another kind) is asked through its ``step`` with its seat's view, as the runner
-asks it.  The rules are the state's: the loop calls its rule methods.
+heuristic's ratings read straight from the position (``greedy.py``: the legal
+actions with the ratings its observation gives, from what its seat sees), ties
+broken with the bot's own generator as its ``step`` breaks them, and the
+generic random bot's pick drawn as its ``step`` draws it.  Any other bot (the
+search bot, a bot of another kind) is asked through its ``step`` with its
+seat's view, as the runner asks it.  The rules are the state's: the loop calls its rule methods.
 ``tests/games/test_golden_pyramid_play.py`` checks the records and statistics
 against the runner's protocol loop.
 """
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from validator.kit import TurnGuard, View
 
-from .constants import OVER
-from .heuristics import scores, seat_scores
+from .constants import MAIN, OVER
+from .greedy import main_rated, seat_rated
+from .heuristics import scores, tables
 from .state import State
 
 GREEDY, RANDOM, STEP = 0, 1, 2  # how a bot decides: the greedy rating here, a random pick here, its step
@@ -58,44 +59,61 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, modes=No
         modes = _modes(bots)
     views = [View(s, p) if m == STEP else None for p, m in enumerate(modes)]
     rngs = [b.rng for b in bots]
+    tab = tables(game)
     legal_actions, apply = s.legal_actions, s.apply_unchecked
-    decisions = choices = legal_sum = with_choice = 0
+    decisions = singles = legal_sum = with_choice = 0  # singles: decisions with a single legal action
     choice_turn = -1
     last_turn = s.turns
     guard = TurnGuard(turn_cap, loop_after)
+    watch = guard.watch_from  # before this turn the guard never stops a game
     while s.phase != OVER:
-        turn = s.turns
-        if turn != last_turn:
-            last_turn = turn
-            if guard.stops(s, turn):
-                break
-        actions = legal_actions()
-        n = len(actions)
+        main = s.phase == MAIN
+        if main:  # a turn begins only with the main phase (the rules' _begin_turn)
+            turn = s.turns
+            if turn != last_turn:
+                last_turn = turn
+                if turn >= watch and guard.stops(s, turn):
+                    break
+        turn = last_turn
+        p = s.cur
+        mode = modes[p]
+        if mode == GREEDY:  # the legal actions rated as the greedy bot rates them
+            actions, rated = main_rated(s, p, tab) if main else seat_rated(s, p)
+            n = len(actions)
+            if n > 1:  # as GreedyBot.step: the best rating, ties broken with the bot's generator
+                decisions += 1
+                legal_sum += n
+                if choice_turn != turn:
+                    choice_turn = turn
+                    with_choice += 1
+                best = max(rated)
+                ties = rated.count(best)
+                i = rated.index(best)
+                if ties > 1:  # the tied actions in order, one of them drawn
+                    k = int(rngs[p].random() * ties)
+                    while k:
+                        i = rated.index(best, i + 1)
+                        k -= 1
+                apply(actions[i])
+                continue
+        else:
+            actions = legal_actions()
+            n = len(actions)
         if n == 0:
             s.stop("stuck")
             break
         decisions += 1
         legal_sum += n
         if n == 1:
+            singles += 1
             apply(actions[0])
             continue
-        choices += 1
         if choice_turn != turn:
             choice_turn = turn
             with_choice += 1
-        p = s.cur
-        mode = modes[p]
-        if mode == GREEDY:  # as GreedyBot.step: the best rating, ties broken with the bot's generator
-            rated = seat_scores(s, p, actions)
-            best = max(rated)
-            if rated.count(best) == 1:
-                apply(actions[rated.index(best)])
-            else:
-                top = [a for a, x in zip(actions, rated) if x == best]
-                apply(top[int(rngs[p].random() * len(top))])
-        elif mode == RANDOM:  # as RandomBot.step
+        if mode == RANDOM:  # as RandomBot.step
             apply(actions[int(rngs[p].random() * n)])
         else:
             apply(bots[p].step(views[p], actions))
-    return s, {"decisions": decisions, "choices": choices, "legal_sum": legal_sum, "turns_with_choice": with_choice,
-               "standings": []}
+    return s, {"decisions": decisions, "choices": decisions - singles, "legal_sum": legal_sum,
+               "turns_with_choice": with_choice, "standings": []}

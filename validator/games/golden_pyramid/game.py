@@ -43,6 +43,12 @@ class GoldenPyramid(Game):
         self.near_builds = tuple(frozenset(BUILD + x for x in range(geo.NPOS) if b in self.near[x])
                                  for b in range(geo.NPOS))
         self.near_of = tuple(tuple(x for x in range(geo.NPOS) if b in self.near[x]) for b in range(geo.NPOS))
+        # the same for the heuristic's nearness: with what an empty place there is worth (1 on the builder's
+        # level or above, 0.3 below), and those of the level above
+        self.near_weights = tuple(tuple((x, 1.0 if geo.LEVEL[x] >= geo.LEVEL[b] else 0.3) for x in self.near_of[b])
+                                  for b in range(geo.NPOS))
+        self.near_above = tuple(tuple(x for x in self.near_of[b] if geo.LEVEL[x] == geo.LEVEL[b] + 1)
+                                for b in range(geo.NPOS))
         self.own_forced_free = opts["own_forced_move"] == "free"
         self.negative_vp = bool(opts["negative_vp"])
         self.stall_rounds = int(opts["stall_rounds"])

@@ -18,10 +18,11 @@ from bisect import bisect_left
 from validator.kit import Heuristic
 
 from . import geometry as geo
-from .building import column_points
+from .columns import _COMPLETION, _compact, _ready, best_columns, completion_points, neighbour_points, pattern_points
 from .constants import (BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DEST, DISCARD_CARD, EMPTY_DRAW, END_BONUS,
-                        FORCED, KEEP, KEEP_SET, MAIN, MARKET, MARKET_KIND, MOVE, MOVE_KIND, MOVING, OFFER, OFFER_KIND,
-                        PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, STRIDE, SYMBOL, SYMBOL_CARD, TILE, TILE_OF)
+                        FORCED, KEEP, KEEP_LIMIT, KEEP_SET, MAIN, MARKET, MARKET_KIND, MOVE, MOVE_KIND, MOVING, OFFER,
+                        OFFER_KIND, PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, STRIDE, SYMBOL, SYMBOL_CARD,
+                        TILE, TILE_OF)
 
 LEVEL, SUPPORT_SET, TOP, NO_NEIGHBOURS = geo.LEVEL, geo.SUPPORT_SET, geo.LEVELS, geo.NO_NEIGHBOURS
 Neighbours = geo.Neighbours
@@ -41,7 +42,7 @@ class Tables:
     """The terms the scores read by card design, value and situation, worked out once per game (kept on
     the compiled game as ``_heuristic_tables``)."""
 
-    __slots__ = ("worth", "held4", "held", "cards4")
+    __slots__ = ("worth", "held4", "held", "cards4", "cube_rows", "card_info")
 
     def __init__(self, g):
         val = g.d_val
@@ -63,6 +64,19 @@ class Tables:
                     k = room
                 row.append(SCALE * (0.55 * k + (0.1 * (v - 2) if v > 2 else 0.0)))
             self.cards4.append(tuple(row))
+        self.cube_rows = {}  # cube_terms by its arguments
+        # by the open level and card design: (colour, value, held4 row, its cubes, one cube and cards actions)
+        col = g.d_col
+        self.card_info = [()] + [tuple((col[d], val[d], row[d], CUBES + d, CUBE + d, CARDS + d) for d in range(g.D))
+                                 for row in self.held4[1:]]
+
+    def cube_row(self, wanted_bag: int, bag_n: int, short: bool) -> tuple:
+        """``cube_terms``, remembered by its arguments."""
+        key = (wanted_bag, bag_n, short)
+        row = self.cube_rows.get(key)
+        if row is None:
+            row = self.cube_rows[key] = self.cube_terms(wanted_bag, bag_n, short)
+        return row
 
     def cube_terms(self, wanted_bag: int, bag_n: int, short: bool) -> tuple:
         """By card value: drawing that many cubes (keep half rounded up), times SCALE."""
@@ -104,18 +118,18 @@ class Need:
 
     __slots__ = ("g", "hc", "cb", "pairs", "target", "hand_n", "limit", "short", "worth")
 
-    def __init__(self, obs):
-        g = self.g = obs.game
-        p = obs.player
-        self.hc = hc = obs.hand_col
-        self.cb = cb = obs.cubes[p]
+    def __init__(self, t, g, p: int, hc):
+        """Player ``p``'s, read from ``t`` (the observation, or the position); ``hc``: its cards by colour."""
+        self.g = g
+        self.hc = hc
+        self.cb = cb = t.cubes[p]
         pairs = 0
         for h, k in zip(hc, cb):
             pairs += h if h < k else k
         self.pairs = pairs
         self.short = pairs < 4
-        self.target = obs.open_top
-        self.hand_n = obs.hand_n[p]
+        self.target = t.open_top
+        self.hand_n = t.hand_n[p]
         self.limit = g.hand_limit
         self.worth = card_worth(g)
 
@@ -153,141 +167,6 @@ class Need:
         if g.d_val[d] >= self.target > 1:
             u += 0.2
         return u
-
-
-# ------------------------------------------------------------------ columns
-_PATTERN: dict = {}  # the best completion by the pattern of the counts (colours named, columns left)
-_COMPLETION: dict = {}  # the same by the columns left per colour and the colours named
-
-
-def pattern_points(avail) -> int:
-    """VP of the best colour pattern of four columns named from ``avail[c]`` columns of colour c: four of
-    one colour 4, two pairs 3, three and one 2, a pair 1, four colours 0; -99: fewer than four."""
-    total = twos = most = 0
-    for a in avail:
-        total += a
-        if a >= 2:
-            twos += 1
-        if a > most:
-            most = a
-    if total < 4:
-        return -99
-    if most >= 4:
-        return 4
-    if twos >= 2:
-        return 3
-    return 2 if most == 3 else 1 if most == 2 else 0
-
-
-def completion_points(avail, fixed: tuple) -> int:
-    """VP of the best colour pattern completing ``fixed`` (the colours named for the first quarters) with
-    ``avail[c]`` more columns of colour c (exhaustive, cached); -99: four columns cannot be named."""
-    key = (tuple(avail), fixed)
-    v = _COMPLETION.get(key)
-    if v is None:
-        r = 4 - len(fixed)
-        counts = [0] * len(avail)
-        for c in fixed:
-            counts[c] += 1
-        pattern = tuple(sorted([f * 4 + (a if a < r else r) for f, a in zip(counts, avail)]))
-        v = _PATTERN.get(pattern)
-        if v is None:
-            v = _PATTERN[pattern] = _best([code & 3 for code in pattern],
-                                          [i for i, code in enumerate(pattern) for _ in range(code >> 2)])
-        if len(_COMPLETION) >= 200_000:
-            _COMPLETION.clear()
-        _COMPLETION[key] = v
-    return v
-
-
-_COMPACT: dict = {}  # the columns next to a position's quarters: (colour, other colour, points if either can be named)
-
-
-def _compact(neighbours):
-    """``neighbours`` (the colours next to each quarter) as (colour, other colour, points): a quarter's
-    points when either colour can still be named (a pair of one colour: 2); None beyond two neighbours."""
-    if type(neighbours) is Neighbours:
-        return neighbours.compact
-    if neighbours in _COMPACT:
-        return _COMPACT[neighbours]
-    compact = _COMPACT[neighbours] = geo.compact_neighbours(neighbours)
-    return compact
-
-
-def neighbour_points(avail, neighbours, fixed: tuple = ()) -> int:
-    """Same-colour neighbours of the four columns: for the quarters named (``fixed``) their colours', for
-    the others the best colour the player could still name (a slight overestimate)."""
-    if not fixed:
-        compact = _compact(neighbours)
-        if compact is not None:
-            v = 0
-            for x, y, w in compact:
-                if avail[x] > 0 or avail[y] > 0:
-                    v += w
-            return v
-    k = len(fixed)
-    v = 0
-    for q in range(4):
-        nb = neighbours[q]
-        if nb:
-            if q < k:
-                v += nb.count(fixed[q])
-            elif len(nb) == 1:
-                if avail[nb[0]] > 0:
-                    v += 1
-            elif len(nb) == 2:
-                x, y = nb
-                if x == y:
-                    if avail[x] > 0:
-                        v += 2
-                elif avail[x] > 0 or avail[y] > 0:
-                    v += 1
-            else:
-                v += max([nb.count(c) for c in nb if avail[c] > 0], default=0)
-    return v
-
-
-def best_columns(avail, neighbours, fixed: tuple = ()) -> float:
-    """VP of the best four columns: the best colour pattern completing ``fixed`` (the colours named for
-    the first quarters) with ``avail[c]`` more columns of colour c, plus the same-colour neighbours of
-    each quarter (``neighbours[k]``: the colours next to quarter k; for the quarters still open, the
-    best one the player could name, a slight overestimate).  -99: four columns cannot be named."""
-    v = completion_points(avail, fixed) if fixed else pattern_points(avail)
-    if v < 0 or neighbours is NO_NEIGHBOURS:
-        return v
-    return v + neighbour_points(avail, neighbours, fixed)
-
-
-def _best(avail: list[int], fixed: list[int]) -> int:
-    """The best colour pattern completing ``fixed`` to four columns (exhaustive; results are cached)."""
-    if len(fixed) == 4:
-        return column_points(fixed)
-    if sum(avail) < 4 - len(fixed):
-        return -99
-    best = -99
-    for c in range(len(avail)):
-        if avail[c]:
-            avail[c] -= 1
-            fixed.append(c)
-            v = _best(avail, fixed)
-            fixed.pop()
-            avail[c] += 1
-            if v > best:
-                best = v
-    return best
-
-
-def column_neighbours(obs, pos: int) -> tuple:
-    """Per support quarter of ``pos``: the colours of the columns already next to it."""
-    return obs.nbs[pos]
-
-
-def _ready(hc, cb) -> list[int]:
-    """Ready columns per colour: the fewer of cards and cubes."""
-    out = []
-    for h, k in zip(hc, cb):
-        out.append(h if h < k else k)
-    return out
 
 
 # ------------------------------------------------------------------ builds
@@ -376,9 +255,8 @@ def _build_values(t, g, p: int, hc, held, cb, held_row, paired: int, builds) -> 
         if b < 0:
             out = [away] * first
         else:
-            near_b = g.near_builds[b]
-            for a in builds[:first]:
-                out.append(here if a in near_b else away)
+            # here where the builder stands near, away elsewhere
+            out = list(map((away, here).__getitem__, map(g.near_builds[b].__contains__, builds[:first])))
         builds = builds[first:]
     for a in builds:
         pos = a - BUILD
@@ -424,24 +302,22 @@ def nearness(src, g, t: int) -> float:
         memo[0], memo[1], memo[2] = src.open, near, {}
     v = memo[2].get(t)
     if v is None:
-        v = memo[2][t] = _nearness(src, g.near_of[t], t)
+        v = memo[2][t] = _nearness(src, g, t)
     return v
 
 
-def _nearness(src, near_t, t: int) -> float:
-    """``near_t``: the positions a builder on ``t`` stands near, in order."""
-    level = LEVEL[t]
+def _nearness(src, g, t: int) -> float:
+    """The places near ``t`` (``g.near_of[t]``, in order): the open ones (``g.near_weights``: 1 on the
+    builder's level or above, 0.3 below), then those of the level above still to come."""
     opn = src.open
     score = 0.0
-    for x in near_t:  # empty places: open ones, then those of the level above still to come
+    for x, w in g.near_weights[t]:
         if x in opn:
-            score += 1.0 if LEVEL[x] >= level else 0.3
-    if level < TOP:
-        tile = src.tile
-        above = level + 1
-        for x in near_t:
-            if LEVEL[x] == above and tile[x] < 0:
-                score += 0.2
+            score += w
+    tile = src.tile
+    for x in g.near_above[t]:
+        if tile[x] < 0:
+            score += 0.2
     return score - (0.5 if src.ncol[t] == 3 else 0.0)
 
 
@@ -452,34 +328,28 @@ POINT2, POINT15 = SCALE * 0.2, SCALE * 0.15
 
 def scores(obs, actions: list[int]) -> list[float]:
     """The greedy rating of each action (VP-like units, times SCALE)."""
-    ph = obs.phase
-    if ph == MAIN:
-        return _main_scores(obs, obs.game, obs.player, obs.hand_col, obs.held, actions)
-    if ph == COLOUR:
-        return _colour_scores(obs, obs.game, obs.player, obs.hand_col, actions)
-    if ph == RETURN:
-        return _return_scores(obs, obs.player, obs.hand_col, actions)
-    if ph == PLACE:
-        return _place_scores(obs, obs.game, obs.player)
-    out = []
-    for v in _scores(obs, actions):
-        out.append(SCALE * v)
-    return out
+    return _rated(obs, obs.game, obs.player, obs.hand_col, obs.held, actions)
 
 
 def seat_scores(s, p: int, actions: list[int]) -> list[float]:
     """``scores`` of player ``p``'s observation, read from the position itself (the whole-game loop): the
     same ratings, reading only what ``p`` sees - its own hand and the table."""
-    ph = s.phase
+    return _rated(s, s.g, p, s.hand_col[p], s.held[p], actions)
+
+
+def _rated(t, g, p: int, hc, held, actions: list[int]) -> list[float]:
+    """``scores`` of player ``p`` (``t``: the observation, or the position, the table is read from; ``hc``
+    and ``held`` the player's cards by colour and designs)."""
+    ph = t.phase
     if ph == MAIN:
-        return _main_scores(s, s.g, p, s.hand_col[p], s.held[p], actions)
+        return _main_scores(t, g, p, hc, held, actions)
     if ph == COLOUR:
-        return _colour_scores(s, s.g, p, s.hand_col[p], actions)
+        return _colour_scores(t, g, p, hc, actions)
     if ph == RETURN:
-        return _return_scores(s, p, s.hand_col[p], actions)
+        return _return_scores(t, p, hc, actions)
     if ph == PLACE:
-        return _place_scores(s, s.g, p)
-    return scores(s.observe(p), actions)
+        return _place_scores(t, g, p)
+    return _scores(t, g, p, hc, actions)
 
 
 def _place_scores(t, g, p: int) -> list[float]:
@@ -490,34 +360,34 @@ def _place_scores(t, g, p: int) -> list[float]:
     return [SCALE * (nearness(t, g, t.b_pos) + 0.1), SCALE * here]
 
 
-def _scores(obs, actions: list[int]) -> list[float]:
-    """The ratings of the rarer decisions (VP-like units)."""
-    ph = obs.phase
-    if ph == FORCED:
-        return [nearness(obs, obs.game, a - DEST) for a in actions]
-    if ph == MOVING:
-        return [nearness(obs, obs.game, a - MOVE) for a in actions]
-    if ph == TILE:
-        return [float(obs.tiles_left[a - TILE_OF]) for a in actions]
-    need = Need(obs)
+def _scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
+    """The ratings of the rarer decisions of player ``p``: VP-like units, times SCALE."""
+    ph = t.phase
     if ph == KEEP:
-        return _keep_scores(obs, need, actions)
+        return _keep_scores(t, Need(t, g, p, hc), actions)
     if ph == SYMBOL:
-        return [_symbol_value(obs, need, a - SYMBOL_CARD) for a in actions]
+        need = Need(t, g, p, hc)
+        return [SCALE * _symbol_value(t, g, need, a - SYMBOL_CARD) for a in actions]
+    if ph == FORCED:
+        return [SCALE * nearness(t, g, a - DEST) for a in actions]
+    if ph == MOVING:
+        return [SCALE * nearness(t, g, a - MOVE) for a in actions]
+    if ph == TILE:
+        return [SCALE * float(t.tiles_left[a - TILE_OF]) for a in actions]
+    need = Need(t, g, p, hc)
     if ph == RESPOND:
-        _, give, take = obs.offer  # this player would receive ``give`` and hand over ``take``
-        return [need.swap(give, take) - 0.05, 0.0]
-    g = obs.game
+        _, give, take = t.offer  # this player would receive ``give`` and hand over ``take``
+        return [SCALE * (need.swap(give, take) - 0.05), SCALE * 0.0]
     if actions and actions[-1] >= MARKET:
         return _market_scores(g, need, actions, 1.0 if ph == REFRESHED else 0.0)
     out = []
     for a in actions:
         if a >= OFFER:
-            out.append(_offer_value(obs, need, a))
+            out.append(SCALE * _offer_value(t, g, need, a))
         elif a >= DISCARD_CARD:
-            out.append(-need.held(a - DISCARD_CARD))
+            out.append(SCALE * -need.held(a - DISCARD_CARD))
         else:  # END after a refresh
-            out.append(0.0)
+            out.append(SCALE * 0.0)
     return out
 
 
@@ -525,7 +395,9 @@ def _main_scores(t, g, p: int, hc, held, actions: list[int]) -> list[float]:
     """Main actions come sorted by kind: the kinds below CUBES, then cubes, one cube, cards (one per card
     design in hand each) and the builds; each block is rated in one pass.  The ratings come times SCALE
     (a power of two: scaling the terms gives exactly the scaled sums).  ``t`` is the observation (or the
-    position) the table is read from; ``hc`` and ``held`` the player's cards by colour and designs."""
+    position) the table is read from; ``hc`` and ``held`` the player's cards by colour and designs.
+    ``greedy.main_rated`` rates the legal main actions the same way for the whole-game loop: keep the two
+    in step."""
     cb = t.cubes[p]
     # one pass over the colours: ready columns, cubes no card waits for, colours wanted and the bag
     pairs = free = wanted_bag = 0
@@ -679,11 +551,24 @@ def _return_scores(t, p: int, hc, actions: list[int]) -> list[float]:
 
 def _colour_scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
     """The best columns reachable when this card names the next one (cards of one colour alike), less a
-    little for the card's value: the player keeps his high cards (times SCALE)."""
+    little for the card's value: the player keeps his high cards (times SCALE).  The best columns are
+    ``best_columns``'s, their neighbours counted as ``neighbour_points`` counts them: the quarters named
+    by their colours (this one by the card's), the open ones by whether a neighbour's colour can still be
+    named - worked out once for every colour when no open quarter has more than two neighbours."""
     nbs = t.nbs[t.b_pos]
     ready = _ready(hc, t.cubes[p])
-    fixed = tuple(t.b_cols)
+    named = t.b_cols
+    k = len(named)  # the quarter this card names
+    fixed = tuple(named)
     val, col = g.d_val, g.d_col
+    later = None  # the open quarters after this one as (colour, other colour, points): see ``_compact``
+    if nbs is not NO_NEIGHBOURS:
+        later = geo.compact_neighbours(nbs[k + 1:])
+        if later is not None:
+            known = 0  # the quarters named before
+            for q in range(k):
+                known += nbs[q].count(named[q])
+            here = nbs[k]
     by_colour = {}
     out = []
     for a in actions:
@@ -693,13 +578,24 @@ def _colour_scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
         if v is None:
             avail = ready[:]
             avail[c] -= 1  # the card and a cube of its colour go into this column
-            v = by_colour[c] = best_columns(avail, nbs, fixed + (c,))
+            fixed_c = fixed + (c,)
+            v = _COMPLETION.get((tuple(avail), fixed_c))
+            if v is None:
+                v = completion_points(avail, fixed_c)
+            if v >= 0 and nbs is not NO_NEIGHBOURS:
+                if later is None:
+                    v += neighbour_points(avail, nbs, fixed_c)
+                else:
+                    v += known + here.count(c)
+                    for x, y, w in later:
+                        if avail[x] > 0 or avail[y] > 0:
+                            v += w
+            by_colour[c] = v
         out.append(SCALE * (v - 0.05 * val[d]))
     return out
 
 
-def _symbol_value(obs, need: Need, d: int) -> float:
-    g = obs.game
+def _symbol_value(obs, g, need: Need, d: int) -> float:
     level = LEVEL[obs.b_pos]
     matched = obs.tiles_left[g.d_sym[d]] > 0
     v = (level if matched else 0) - 0.15 * g.d_val[d]
@@ -713,24 +609,28 @@ def _symbol_value(obs, need: Need, d: int) -> float:
 
 
 def _keep_scores(obs, need: Need, actions: list[int]) -> list[float]:
-    """Keep the best cards; those over the hand limit would only be discarded again."""
+    """Keep the best cards; those over the hand limit would only be discarded again (times SCALE)."""
     vals = [need.card(d) for d in obs.pend_cards]
     room = need.limit - need.hand_n
     get = vals.__getitem__
     out = []
+    if room >= KEEP_LIMIT:  # every card kept fits in the hand
+        for a in actions:
+            out.append(SCALE * sum(map(get, MASK_PLACES[a - KEEP_SET])))
+        return out
     for a in actions:
         places = MASK_PLACES[a - KEEP_SET]
         over = len(places) - room
         if over > 0:
             kept = sorted(map(get, places))
-            out.append(sum(kept[over:]) - 0.1 * over)
+            out.append(SCALE * (sum(kept[over:]) - 0.1 * over))
         else:
-            out.append(sum(map(get, places)))
+            out.append(SCALE * sum(map(get, places)))
     return out
 
 
-def _offer_value(obs, need: Need, a: int) -> float:
-    K = obs.game.K
+def _offer_value(obs, g, need: Need, a: int) -> float:
+    K = g.K
     q, rest = divmod(a - OFFER, K * K)
     give, take = divmod(rest, K)
     theirs = obs.cubes[q]
@@ -740,7 +640,7 @@ def _offer_value(obs, need: Need, a: int) -> float:
 
 def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[float]:
     """Each 2:1 market trade: the change in ready columns (``Need.swap``, worked out per colour once), less
-    a little, and ``extra`` (the VP a trade after a refresh costs)."""
+    a little, and ``extra`` (the VP a trade after a refresh costs), times SCALE."""
     hc, cb = need.hc, need.cb
     hi = 1.0 if need.short else 0.5
     # ready columns won by one more cube of a colour, lost by one or two fewer
@@ -754,7 +654,7 @@ def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[floa
     out = []
     for a in actions:
         if a < MARKET:  # END after a refresh
-            out.append(0.0)
+            out.append(SCALE * 0.0)
             continue
         take, give, put = decode[a - MARKET]
         if take == give:
@@ -765,7 +665,7 @@ def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[floa
             diff = up[take] + down2[give]
         else:
             diff = up[take] + down[give] + down[put]
-        out.append(diff * hi - 0.1 - extra)
+        out.append(SCALE * (diff * hi - 0.1 - extra))
     return out
 
 

@@ -110,7 +110,7 @@ class State(Supply, Building, Reading, KitState):
         self.pend_block = False  # a turn began before the hands were dealt: whether its player can build is due
         # copies share the pyramid's lists and the per-player statistics until one of them changes them
         self.pv_own = self.pyr_own = True
-        self._pyramid_changed()
+        self._empty_pyramid()
 
     def _setup(self) -> None:
         """Shuffle the deck, draw the market (replaced while it shows 3 of a colour), then each player
@@ -176,8 +176,6 @@ class State(Supply, Building, Reading, KitState):
             return self._main_legal()
         p = self.cur
         g = self.g
-        if ph == KEEP:
-            return self._keep_legal()
         if ph == COLOUR:
             cubes, col = self.cubes[p], g.d_col
             acts = []
@@ -195,10 +193,12 @@ class State(Supply, Building, Reading, KitState):
             return acts
         if ph == SYMBOL:
             return self._symbol_legal(p)
-        if ph == MOVING:
-            return [MOVE + t for t in self._destinations(p)]
         if ph == PLACE:
             return [PLACE_YES, PLACE_NO]
+        if ph == KEEP:
+            return self._keep_legal()
+        if ph == MOVING:
+            return [MOVE + t for t in self._destinations(p)]
         if ph == DISCARD:
             return [DISCARD_CARD + d for d in self.held[p]]
         if ph == RESPOND:
@@ -461,8 +461,12 @@ class State(Supply, Building, Reading, KitState):
         if self.undealt >= 0 and p != self.undealt:
             self._rch = None  # the hands are not dealt yet: see _deal
             self.pend_block = True
-        else:
-            self._blocked_check(p)
+        else:  # as _blocked_check
+            reach = self._rch = self._reach(p)
+            if self.open_cut[reach]:
+                self.round_blocked = False
+            else:
+                self.cnt["blocked_turns"] += 1
         if self.log is not None:
             self._event(f"-- turn {self.turns} (round {self.rounds}): P{p + 1}")
 

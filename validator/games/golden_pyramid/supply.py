@@ -162,13 +162,23 @@ class Supply:
     def _draw_cubes(self, p: int, k: int) -> None:
         """Action a: draw ``k`` cubes, keep half rounded up (the player puts the others back)."""
         pend = self.pend_cubes
-        drawn = 0
-        for _ in range(k):
-            c = self._draw_cube()
-            if c < 0:
-                break
+        bag = self.bag
+        n = self.bag_n
+        drawn = k if k < n else n
+        getrandbits = self.chance.getrandbits
+        for _ in range(drawn):  # as _draw_cube
+            bits = n.bit_length()
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            c = 0
+            while r >= bag[c]:
+                r -= bag[c]
+                c += 1
+            bag[c] -= 1
+            n -= 1
             pend[c] += 1
-            drawn += 1
+        self.bag_n = n
         if self.log is not None:
             g = self.g
             self._event(f"P{p + 1} draws {drawn} cube(s): "
@@ -186,11 +196,7 @@ class Supply:
         """Put back half the drawn cubes: the player chooses, unless one colour is all that is left."""
         pend = self.pend_cubes
         if self.pend_ret:
-            colours = 0
-            for k in pend:
-                if k:
-                    colours += 1
-            if colours > 1:
+            if len(pend) - pend.count(0) > 1:  # cubes of two colours or more
                 self.phase = RETURN
                 return
             c = 0  # one colour drawn: its cubes go back
@@ -200,13 +206,13 @@ class Supply:
                 self._return_cube(c)
         p = self.cur
         cubes = self.cubes[p]
-        c = 0
-        for k in pend:
+        kept = 0
+        for c, k in enumerate(pend):
             if k:
                 cubes[c] += k
-                self.cube_n[p] += k
+                kept += k
                 pend[c] = 0
-            c += 1
+        self.cube_n[p] += kept
         self._end_turn()
 
     # ------------------------------------------------------------------ the market
@@ -305,14 +311,25 @@ class Supply:
 
     # ------------------------------------------------------------------ trading with a player
     def _can_offer(self, p: int) -> bool:
+        """Whether player ``p`` may offer a trade: a player not asked yet this turn holds a cube of another
+        colour than one of ``p``'s.  With cubes of two colours or more any player holding a cube does (if
+        all his cubes are of one of them, none is of the other: ``cube_n`` counts a player's cubes); with
+        one colour, one holding a cube of another colour."""
         mine = self.cubes[p]
-        for q in range(self.n):
-            if q == p or self.offered >> q & 1 or not self.cube_n[q]:
-                continue
-            theirs = self.cubes[q]
-            for c in range(self.g.K):
-                if mine[c] and self.cube_n[q] > theirs[c]:
+        kinds = len(mine) - mine.count(0)
+        if not kinds:
+            return False
+        cube_n, offered = self.cube_n, self.offered
+        if kinds >= 2:
+            for q in range(self.n):
+                if q != p and cube_n[q] and not offered >> q & 1:
                     return True
+            return False
+        c = mine.index(max(mine))  # the one colour
+        cubes = self.cubes
+        for q in range(self.n):
+            if q != p and cube_n[q] > cubes[q][c] and not offered >> q & 1:
+                return True
         return False
 
     def _offers(self, p: int) -> list[int]:
