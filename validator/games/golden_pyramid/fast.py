@@ -21,8 +21,9 @@ from validator.kit import TurnGuard, View
 
 from .constants import MAIN, OVER
 from .greedy import main_rated, seat_rated
-from .heuristics import scores, tables
+from .heuristics import scores
 from .state import State
+from .worth import tables
 
 GREEDY, RANDOM, STEP = 0, 1, 2  # how a bot decides: the greedy rating here, a random pick here, its step
 

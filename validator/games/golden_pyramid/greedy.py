@@ -106,7 +106,7 @@ def market_rated(s, p: int, extra: float) -> tuple[list[int], list[float]]:
 
 def main_rated(s, p: int, tab) -> tuple[list[int], list[float]]:
     """``(legal main actions, their greedy ratings)`` of player ``p`` whose turn it is (``tab``: the
-    heuristic's tables of the game, ``heuristics.tables``)."""
+    heuristic's tables of the game, ``worth.tables``)."""
     g = s.g
     hand_n = s.hand_n[p]
     hc = s.hand_col[p]
