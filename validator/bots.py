@@ -151,6 +151,14 @@ def make_bot(name: str, rng, game=None) -> Bot:
     return cls(rng, game)
 
 
+def make_bots(names, rngs, game=None) -> list[Bot]:
+    """``make_bot`` for each seat of a game (a name and a generator each), the engine's
+    bots looked up once."""
+    spec = getattr(game, "spec", None)
+    bots = spec.bots if spec is not None else {}
+    return [(bots.get(name) or BOTS[name])(rng, game) for name, rng in zip(names, rngs)]
+
+
 def parse_bots(text: str, players: int, spec=None) -> tuple[str, ...]:
     """``greedy`` (every seat) or ``greedy,random,random,search`` (one per player)."""
     known = known_bots(spec)

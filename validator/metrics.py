@@ -146,38 +146,51 @@ class Tally:
     ext: Any = None  # the engine's stats extension
 
     def add_game(self, index: int, seed: int, record, bots: tuple[str, ...], play: dict, model: TimeModel) -> None:
+        # (every count below is kept in the order a plain loop over the record adds it: same figures, same dicts)
         self.games += 1
         seats = record.seats
-        self.players = len(seats)
+        n = self.players = len(seats)
         turns, actions = record.turns, record.actions
         self.turns[turns] += 1
         self.rounds[record.rounds] += 1
         self.actions[actions] += 1
         self.tenths[round(model.minutes(turns, actions) * 10)] += 1
         winners = record.winners
-        for p, seat in enumerate(seats):
-            self.seat_games[seat] += 1
-            self.bot_seats[bots[p]] += 1
-            if p in winners:
-                self.seat_wins[seat] += 1
-                self.bot_wins[bots[p]] += 1
-                if len(winners) == 1:
-                    self.seat_solo[seat] += 1
-        if len(winners) > 1:
-            self.ties += 1
-        if not winners:
+        self.seat_games.update(seats)
+        self.bot_seats.update(bots[:n])  # (bots[p] for each player p)
+        if winners:
+            solo = len(winners) == 1
+            if not solo:
+                self.ties += 1
+            seat_wins, bot_wins, seat_solo = self.seat_wins, self.bot_wins, self.seat_solo
+            for p in winners if solo else [p for p in range(n) if p in winners]:  # (in player order)
+                seat = seats[p]
+                seat_wins[seat] += 1
+                bot_wins[bots[p]] += 1
+                if solo:
+                    seat_solo[seat] += 1
+        else:
             self.no_winner += 1
         end = record.end
         self.ends[end] += 1
-        for p, cause, turn in record.eliminations:
-            self.elim[cause] += 1
-            self.elim_turns[cause] += turn
-            self.elim_seat[(cause, seats[p])] += 1
-        self.counts.update(record.counters)
+        if record.eliminations:
+            elim, elim_turns, elim_seat = self.elim, self.elim_turns, self.elim_seat
+            for p, cause, turn in record.eliminations:
+                elim[cause] += 1
+                elim_turns[cause] += turn
+                elim_seat[(cause, seats[p])] += 1
+        counts = self.counts
+        if counts:  # Counter.update with a mapping, without its checks
+            get = counts.get
+            for name, v in record.counters.items():
+                counts[name] = v + get(name, 0)
+        else:
+            counts.update(record.counters)
+        per_player = self.per_player
         for name, values in record.per_player.items():
-            by_seat = self.per_player.get(name)
+            by_seat = per_player.get(name)
             if by_seat is None:
-                by_seat = self.per_player[name] = Counter()
+                by_seat = per_player[name] = Counter()
             for p, v in enumerate(values):
                 by_seat[seats[p]] += v
         if self.ext is not None:

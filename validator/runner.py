@@ -21,8 +21,9 @@ from typing import Callable, Iterable, Iterator
 
 from model.errors import InvariantViolation, PnpError
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
+from validator.kit.chance import chances, derive_seeds
 
-from .bots import make_bot
+from .bots import make_bots
 from .metrics import Tally, TimeModel, new_tally
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
@@ -58,7 +59,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     finished state and the same statistics, with less work per action.
     """
     chance = Chance(seed)
-    players = [make_bot(name, Chance(derive_seed(seed, "bot", p)), game) for p, name in enumerate(bots)]
+    players = make_bots(bots, chances(derive_seeds(seed, "bot", count=len(bots))), game)
     fast = getattr(getattr(game, "spec", None), "fast_play", None)
     if fast is not None and not (opts.strict or read_standings) and log is None and on_action is None:
         done = fast(game, chance, players, opts)
@@ -180,8 +181,8 @@ class BatchResult:
 def run_batch(batch: Batch) -> BatchResult:
     tally = new_tally(batch.game.spec)
     rows = []
-    for i in range(batch.start, batch.start + batch.count):
-        seed = game_seed(batch.master, batch.stream, i)
+    seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
+    for i, seed in enumerate(seeds, batch.start):
         bots = batch.bots[i % len(batch.bots)]
         state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
         record = state.record()

@@ -8,11 +8,13 @@ determinized copy gets a ``Chance`` of its own.
 
 from __future__ import annotations
 
-import hashlib
+import _random
 import random
+from hashlib import blake2b as _blake2b
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
+_seed = _random.Random.seed  # the generator's own seeding, which random.Random.seed calls for an int
 
 
 def shuffle(rng, x: list) -> None:
@@ -37,6 +39,13 @@ class Chance(random.Random):
     (so existing code that takes an ``rng`` keeps working); the methods below are
     the vocabulary rules code should use."""
 
+    def __init__(self, x=None):
+        if type(x) is int:  # what Random.seed does with an int, without its checks (a runner makes six a game)
+            _seed(self, x)
+            self.gauss_next = None
+        else:
+            super().__init__(x)
+
     def shuffled(self, x: list) -> list:
         """Shuffle ``x`` in place (see :func:`shuffle`) and return it."""
         shuffle(self, x)
@@ -59,6 +68,17 @@ class Chance(random.Random):
         return copy_generator(self)
 
 
+def chances(seeds) -> list[Chance]:
+    """``[Chance(s) for s in seeds]`` for int seeds (a game's bots), in one call."""
+    out = []
+    for s in seeds:
+        rng = Chance.__new__(Chance)
+        _seed(rng, s)  # (Chance.__init__ with an int)
+        rng.gauss_next = None
+        out.append(rng)
+    return out
+
+
 def copy_generator(rng: random.Random) -> random.Random:
     """An independent copy of ``rng`` (a ``Chance`` or any ``random.Random``) in the same state."""
     if rng is None:
@@ -74,9 +94,18 @@ def derive_seed(master: int, *path: int | str) -> int:
     Stable across Python versions and platforms; independent of how games are
     split over workers, so any worker count plays the same games.
     """
-    h = hashlib.blake2b(digest_size=8)
-    h.update(str(int(master)).encode())
-    for part in path:
-        h.update(b"/")
-        h.update(str(part).encode())
-    return int.from_bytes(h.digest(), "big") >> 1
+    text = "/".join([str(int(master)), *map(str, path)])  # hashed in one piece: the same digest as part by part
+    return int.from_bytes(_blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def derive_seeds(master: int, *path: int | str, count: int, start: int = 0) -> list[int]:
+    """``[derive_seed(master, *path, i) for i in range(start, start + count)]`` (one per
+    player, or per game of a batch), the common part of the path spelled once."""
+    head = _blake2b("/".join([str(int(master)), *map(str, path), ""]).encode(), digest_size=8)
+    copy = head.copy
+    seeds = []
+    for i in range(start, start + count):
+        h = copy()  # (the head hashed once; a digest is the same fed in one piece or in parts)
+        h.update(b"%d" % i)
+        seeds.append(int.from_bytes(h.digest(), "big") >> 1)
+    return seeds
