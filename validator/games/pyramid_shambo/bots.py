@@ -55,9 +55,10 @@ class ShamboBot(Bot):
 
     def __init__(self, rng, game=None, **options):
         Bot.__init__(self, rng, game)
-        self._seen = 0
-        self._first: dict[int, list[float]] = {}
-        self._shift: dict[int, list[float]] = {}
+        if self.thrower == "exploit":  # what it has counted of the throws logged so far
+            self._seen = 0
+            self._first: dict[int, list[float]] = {}
+            self._shift: dict[int, list[float]] = {}
 
     def step(self, view, actions: list[int]) -> int:
         if actions[0] < TARGET:  # a throw

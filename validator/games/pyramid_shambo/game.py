@@ -6,7 +6,8 @@ Pieces are the rows with a colour and a ``number`` (pips): the ``large``,
 one colour (colours in the palette's order: player 1 the first colour that has
 pieces).  The fee unit and the knock-out bonus are the pips of a ``small``
 piece.  A holding is a bit mask over the pieces, so a payment plan is a handful
-of masks and the plans of a position are memoised per holdings.
+of masks; the plans a holding settles alone are memoised per holding and debt,
+the others made afresh from memoised subsets.
 """
 
 from __future__ import annotations
@@ -149,17 +150,16 @@ class ShamboGame(Game):
 
     # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's
     # batches) carry the tables only and share one set of memos per process.
-    _MEMOS = ("_memo", "_memo1", "_memo2", "pieces_of", "piece_values")
+    _MEMOS = ("_subsets", "_overpays", "_memo1", "pieces_of")
 
     def _attach_memos(self) -> None:
         key = (self.N, tuple(self.PIPS), tuple(self.COLOR), self.players, self.unit,
                tuple(sorted(self.o.items())))
         memos = _SHARED.get(key)
         if memos is None:
-            # subsets, overpayments and change from another by mask; own plans by holding | due << N;
-            # change from the payee by (holding, payee's holding, due); the pieces of a mask; the
-            # bots' values of the pieces by chooser and pips (heuristics.piece_values)
-            memos = _SHARED[key] = ({}, {}, {}, MaskPieces(), {})
+            # subsets by mask | pips << N; minimal overpayments by mask | due << N; own plans by
+            # holding | due << N; the pieces of a mask
+            memos = _SHARED[key] = ({}, {}, {}, MaskPieces())
         for name, memo in zip(self._MEMOS, memos):
             setattr(self, name, memo)
         self.own_plans_memo = self._memo1
@@ -209,14 +209,16 @@ class ShamboGame(Game):
     def describe_mask(self, mask: int) -> str:
         return "+".join(self.pieces[i].id for i in self.bits(mask)) or "nothing"
 
-    # -- subsets by pips
+    # -- subsets by pips, memoised by one int: the mask (N bits) and the pips above it (one
+    # int is cheaper to hash and keep than a tuple)
     def subsets_sum(self, mask: int, target: int) -> tuple:
         """Every sub-mask of ``mask`` whose pips add up to ``target`` (canonical order)."""
-        key = (0, mask, target)
-        memo = self._memo
-        got = memo.get(key)
-        if got is not None:
-            return got
+        key = target << self.N | mask
+        memo = self._subsets
+        try:
+            return memo[key]
+        except KeyError:
+            pass
         bits = self.pieces_of[mask]
         pips = self.PIPS
         out = []
@@ -242,11 +244,12 @@ class ShamboGame(Game):
     def minimal_overpays(self, mask: int, due: int) -> tuple:
         """Sub-masks paying more than ``due`` from which no piece can be left out
         without paying less than ``due``; the smallest overpayments first."""
-        key = (1, mask, due)
-        memo = self._memo
-        got = memo.get(key)
-        if got is not None:
-            return got
+        key = due << self.N | mask
+        memo = self._overpays
+        try:
+            return memo[key]
+        except KeyError:
+            pass
         bits = self.pieces_of[mask]
         pips = self.PIPS
         limit = due + self.max_pip - 1
@@ -266,36 +269,6 @@ class ShamboGame(Game):
         rec(0, 0, 0, 1 << 30)
         found.sort(key=lambda x: x[0])
         got = tuple(found)
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = got
-        return got
-
-    def breaks(self, hp: int, due: int, hm: int) -> tuple:
-        """How a player holding ``hm`` can make change for a payer holding ``hp``
-        who owes ``due``: ``(paid, broken, pieces)`` - the payer exchanges its
-        piece ``broken`` for ``pieces`` of the same pips (two or more: a single
-        piece of the same pips is an exchange, not change), then pays ``paid``;
-        in canonical order, memoised."""
-        key = (2, hp, due, hm)
-        memo = self._memo
-        got = memo.get(key)
-        if got is not None:
-            return got
-        pips = self.PIPS
-        out = []
-        for t in self.pieces_of[hp]:
-            v = pips[t]
-            if v < 2:
-                continue
-            tb = 1 << t
-            for u in self.subsets_sum(hm, v):
-                if u & (u - 1) == 0:
-                    continue
-                after = (hp & ~tb) | u
-                for s in self.subsets_sum(after, due):
-                    out.append((s, tb, u))
-        got = tuple(out)
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         memo[key] = got
@@ -321,22 +294,31 @@ class ShamboGame(Game):
             got = self.own_plans(hp, due)
         if got is not None:
             return got
+        return self.change_plans(hold, payer, payee, due, alive)
+
+    def change_plans(self, hold: list[int], payer: int, payee: int, due: int, alive: list[bool]) -> list[tuple]:
+        """``plans`` when the payer's holding alone cannot settle the debt (``own_plans`` is
+        None).  Made afresh from memoised parts (a memo of these would hold every pair of
+        holdings seen, which costs more to search than to make them)."""
+        hp = hold[payer]
         hw = hold[payee]
-        key = (hp, hw, due)
-        memo = self._memo2
-        got = memo.get(key)
-        if got is None:
-            got = []
-            for s_pips, s in self.minimal_overpays(hp, due):
-                for r in self.subsets_sum(hw, s_pips - due):
-                    got.append((CHANGE_PAYEE, s, r, -2, 0, 0, due))
-            if len(memo) > MEMO_LIMIT:
-                memo.clear()
-            memo[key] = got
+        n, subsets = self.N, self._subsets
+        try:
+            over = self._overpays[due << n | hp]  # (minimal_overpays, memoised)
+        except KeyError:
+            over = self.minimal_overpays(hp, due)
+        got = []
+        for s_pips, s in over:
+            change = s_pips - due
+            try:
+                backs = subsets[change << n | hw]  # (subsets_sum, memoised)
+            except KeyError:
+                backs = self.subsets_sum(hw, change)
+            for r in backs:
+                got.append((CHANGE_PAYEE, s, r, -2, 0, 0, due))
         if got:
             return got
-        n = len(hold)
-        others = [q for q in ((payee + k) % n for k in range(1, n)) if q != payer and alive[q]]
+        others = [q for q in self.seats_after[payee][:-1] if q != payer and alive[q]]  # from the payee's left
         return self._plans_others(hold, hp, due, others)
 
     def own_plans(self, hp: int, due: int):
@@ -362,10 +344,31 @@ class ShamboGame(Game):
         return got
 
     def _plans_others(self, hold, hp: int, due: int, others: list[int]) -> list[tuple]:
+        """``plans`` when the payee cannot make change either.  First the breaks, maker by
+        maker: the payer exchanges a piece ``broken`` for the maker's ``pieces`` of the same
+        pips (two or more: a single piece of the same pips is an exchange, not change), then
+        pays; in canonical order (made afresh: the subsets they are made of are memoised)."""
+        pips, n, memo, subsets = self.PIPS, self.N, self._subsets, self.subsets_sum
+        big = [(1 << t, pips[t]) for t in self.pieces_of[hp] if pips[t] >= 2]  # what could be broken
         out = []
         for m in others:
-            for s, tb, u in self.breaks(hp, due, hold[m]):
-                out.append((CHANGE_OTHER, s, 0, m, tb, u, due))
+            hm = hold[m]
+            if not hm & (hm - 1):  # (one piece or none: no change)
+                continue
+            for broken, v in big:
+                try:
+                    splits = memo[v << n | hm]  # (subsets_sum, memoised)
+                except KeyError:
+                    splits = subsets(hm, v)
+                for pieces in splits:
+                    if pieces & (pieces - 1):  # two or more pieces
+                        after = (hp & ~broken) | pieces
+                        try:
+                            pays = memo[due << n | after]
+                        except KeyError:
+                            pays = subsets(after, due)
+                        for s in pays:
+                            out.append((CHANGE_OTHER, s, 0, m, broken, pieces, due))
         if out:
             return out
         if self.overpay:

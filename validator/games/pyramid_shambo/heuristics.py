@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from validator.kit import Heuristic
 
-from .constants import CHALLENGE, PAY, PLAN, TARGET
+from .constants import CHALLENGE, EXACT, PAY, PLAN, TARGET
 
 RISK_WEIGHT = 0.8  # how much of a piece's value the risk of its colour leaving takes away
 OUT_PENALTY = 100.0  # value of being knocked out
 SURE = 1.0 - RISK_WEIGHT * 0.5  # a won fee's pieces, at half the risk
-MEMO_LIMIT = 100_000  # memoised piece values kept before the memo is cleared
 
 
 def risks(obs, me: int) -> list[float]:
@@ -57,18 +56,13 @@ def piece_values(g, me: int, pips, alive) -> list[float]:
     """Each piece's ``mask_value`` under the risks of ``risks_from``, indexed
     like the pieces of the players' colours (a piece of a colour nobody risks
     losing is worth its pips; the pieces of a player who is out are out of
-    the game, so any value does for them).  Memoised by chooser and pips: the
-    list is shared, read it only."""
-    key = (me, *pips)
-    values = g.piece_values.get(key)
-    if values is None:
-        values = []
-        table, safe = g.risk_values, g.safe_values
-        for q in range(len(pips)):
-            values += table[q][pips[q]] if q != me else safe[q]
-        if len(g.piece_values) > MEMO_LIMIT:
-            g.piece_values.clear()
-        g.piece_values[key] = values
+    the game, so any value does for them): the rows of ``g.risk_values`` end
+    to end (made afresh each time: cheaper than finding them in a memo that
+    holds every chooser and pips seen)."""
+    values = []
+    table, safe = g.risk_values, g.safe_values
+    for q, x in enumerate(pips):
+        values += table[q][x] if q != me else safe[q]
     return values
 
 
@@ -184,11 +178,31 @@ def smart_rival(g, me: int, hold, alive, pips, showdown: bool) -> int:
         if alive[r]:
             pr = pips[r]
             if pr <= fee:  # a knock-out is possible: the scores decide
-                rivals = [r for r in g.others[me] if alive[r]]
-                s = _rival_scores(g, me, pips, alive, hold, showdown, rivals)
-                return rivals[s.index(max(s))]
+                return best_rival(g, me, pips, alive, hold, fee)
             if q < 0 or pr < low:
                 q, low = r, pr
+    return q
+
+
+def best_rival(g, me: int, pips, alive, hold, fee: int) -> int:
+    """The first rival of the best ``_rival_scores`` (the same scores, kept as they come)."""
+    n_alive = sum(alive)
+    lose = OUT_PENALTY if pips[me] <= fee else float(fee)
+    mine = hold[me]
+    best = 0.0
+    q = -1
+    for r in g.others[me]:
+        if alive[r]:
+            pr = pips[r]
+            gain = float(min(fee, pr)) * SURE
+            if pr <= fee:
+                gain += g.unit * (n_alive - 2)
+                gain -= float(g.pips(mine & g.colmask[g.player_color[r]]))
+                if n_alive == 2:
+                    gain += OUT_PENALTY
+            score = 0.5 * gain - 0.5 * lose - 1e-3 * pr
+            if q < 0 or score > best:
+                best, q = score, r
     return q
 
 
@@ -196,6 +210,82 @@ def smart_plan(g, me: int, hold, alive, pips, debt, plans) -> int:
     """The smart chooser's payment plan: the index of the first of the best ``plan_scores``."""
     s = _plan_gains(piece_values(g, me, pips, alive), me, hold[me], debt[1], debt[2], plans, g.pieces_of)
     return s.index(max(s))
+
+
+def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int:
+    """``smart_plan`` for a debt of ``payer`` to ``payee`` when ``me`` holds ``mine``:
+    the same gains added in the same order (so the same floats), the first best
+    kept as they come, without the list of gains.  Plans in a row often pay with
+    the same pieces (several ways to give change for one payment, to pay after one
+    exchange): a sum the plan before made is not made again."""
+    values = []  # (piece_values)
+    table, safe = g.risk_values, g.safe_values
+    for q, x in enumerate(pips):
+        values += table[q][x] if q != me else safe[q]
+    pieces_of = g.pieces_of
+    best = 0.0
+    pick = -1
+    last_give = -1  # the pieces paid by the plan before, and their value
+    paid_value = 0.0
+    if me == payee:  # what comes in, less the change given back
+        for j, plan in enumerate(plans):
+            give = plan[1]
+            if give != last_give:
+                last_give, paid_value = give, 0.0
+                for i in pieces_of[give]:
+                    paid_value += values[i]
+            v = paid_value
+            back = plan[2]
+            if back:
+                w = 0.0
+                for i in pieces_of[back]:
+                    w += values[i]
+                v -= w
+            if pick < 0 or v > best:
+                best, pick = v, j
+        return pick
+    if me != payer:  # (a bystander: only a change-maker gains or loses)
+        s = _plan_gains(values, me, mine, payer, payee, plans, pieces_of)
+        return s.index(max(s))
+    if plans[0][0] == EXACT:  # exact payments (a list is of one kind): nothing back, nobody changes
+        for j, plan in enumerate(plans):
+            give = plan[1]
+            w = 0.0
+            for i in pieces_of[give]:
+                w += values[i]
+            gain = 0.0 - w
+            if not mine & ~give:  # nothing left: out
+                gain -= OUT_PENALTY
+            if pick < 0 or gain > best:
+                best, pick = gain, j
+        return pick
+    last_broken = last_pieces = -1  # the exchange of the plan before, and what it gains
+    change_value = 0.0
+    for j, (pk, give, back, maker, broken, pieces, paid) in enumerate(plans):
+        v = 0.0
+        if back:
+            for i in pieces_of[back]:
+                v += values[i]
+        if give != last_give:
+            last_give, paid_value = give, 0.0
+            for i in pieces_of[give]:
+                paid_value += values[i]
+        gain = v - paid_value
+        if maker >= 0:
+            if broken != last_broken or pieces != last_pieces:
+                last_broken, last_pieces = broken, pieces
+                v = w = 0.0
+                for i in pieces_of[pieces]:
+                    v += values[i]
+                for i in pieces_of[broken]:
+                    w += values[i]
+                change_value = v - w
+            gain += change_value
+        if not (back or pieces or mine & ~give & ~broken):  # nothing left: out
+            gain -= OUT_PENALTY
+        if pick < 0 or gain > best:
+            best, pick = gain, j
+    return pick
 
 
 def scores(obs, actions: list[int]) -> list[float]:

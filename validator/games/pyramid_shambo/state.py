@@ -19,8 +19,7 @@ from validator.kit import SIMULTANEOUS, TERMINAL, GameRecord, State
 from validator.kit.chance import copy_generator
 
 from .constants import (BEATS, BONUS, CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, DEBT_NAMES, END_REASONS, EXACT, FEE,
-                        OVER, OVERPAY, PAY, PHASE_NAMES, PLAN, PLAN_KINDS, SHORT, SKIP, TARGET, THROW, THROWS,
-                        UNDERPAY)
+                        OVER, PAY, PHASE_NAMES, PLAN, PLAN_KINDS, SHORT, SKIP, TARGET, THROW, THROWS)
 
 TIE_GUARD = 1000  # ties in one challenge before the game is stopped as a loop (never reached by sane throwers)
 COUNTERS = ("challenges", "throws", "ties", "max_fee", "showdown", "showdown_challenges", "knockouts", "cascades",
@@ -334,10 +333,6 @@ class ShamboState(State):
         self.phase = PAY
         return False
 
-    def _from_left(self, p: int) -> list[int]:
-        n = self.n
-        return [(p + k) % n for k in range(1, n)]
-
     def _settle(self, plan: tuple, kind: int, payer: int, payee: int, due: int) -> None:
         """Move the pieces of one payment plan for the debt, then
         knock out whoever holds nothing."""
@@ -366,33 +361,42 @@ class ShamboState(State):
         if self.log is not None:
             self._event(self._plan_text(plan, self.debt))
         if left == 0:
-            self.wave = []
-            if kind == FEE:
-                cause = "own-challenge" if payer == self.turn_player else "challenge"
-                self._eliminate(payer, cause, payee)
-                if payer == self.turn_player:
-                    self.acting = payee  # self-elimination: the player who beat you acts for the rest of the turn
-                    self.c_self_eliminations += 1
-                if self.n_alive > 1:
-                    self.debts.extend((BONUS, q, payee, 0) for q in self._from_left(payee)
-                                      if q != payer and self.alive[q])
+            self._paid_out(kind, payer, payee)
+
+    def _paid_out(self, kind: int, payer: int, payee: int) -> None:
+        """``payer`` paid their last piece: knocked out (a fee: by ``payee``, who is owed
+        the bonus by everyone else), and the game ends if at most one is left."""
+        self.wave = []
+        if kind == FEE:
+            cause = "own-challenge" if payer == self.turn_player else "challenge"
+            self._eliminate(payer, cause, payee)
+            if payer == self.turn_player:
+                self.acting = payee  # self-elimination: the player who beat you acts for the rest of the turn
+                self.c_self_eliminations += 1
+            if self.n_alive > 1:  # the others from the payee's left (seats_after ends with the payee)
+                alive, debts = self.alive, self.debts
+                for q in self.game.seats_after[payee][:-1]:
+                    if q != payer and alive[q]:
+                        debts.append((BONUS, q, payee, 0))
+        else:
+            self._eliminate(payer, "bonus", -1)
+        if self.n_alive <= 1:
+            if self.n_alive == 1:
+                self._finish([p for p in range(self.n) if self.alive[p]], "last-standing")
             else:
-                self._eliminate(payer, "bonus", -1)
-            if self.n_alive <= 1:
-                if self.n_alive == 1:
-                    self._finish([p for p in range(self.n) if self.alive[p]], "last-standing")
-                else:
-                    self._finish(sorted(self.wave), "wipe-out")
+                self._finish(sorted(self.wave), "wipe-out")
 
     def _eliminate(self, q: int, cause: str, knocker: int) -> None:
         g = self.game
+        alive, turns = self.alive, self.turns
         before = self.n_alive
-        self.alive[q] = False
-        self.n_alive -= 1
-        self.doubled = 1 if g.showdown and self.n_alive == 2 else 0
+        alive[q] = False
+        n_alive = self.n_alive = before - 1
+        showdown = g.showdown and n_alive == 2  # (in_showdown)
+        self.doubled = 1 if showdown else 0
         self.wave.append(q)
-        self.eliminated.append((q, cause, self.turns))
-        self.kos.append((q, knocker, cause, self.turns, before))
+        self.eliminated.append((q, cause, turns))
+        self.kos.append((q, knocker, cause, turns, before))
         if knocker >= 0:
             self.knockouts[knocker] += 1
             self.c_knockouts += 1
@@ -400,21 +404,21 @@ class ShamboState(State):
             self.c_cascades += 1
         if self.log is not None:
             self._event(f"P{q + 1} is out ({cause}); every {g.colors[g.player_color[q]]} piece leaves the game")
-        if self.in_showdown() and not self.showdown_at:
-            self.showdown_at = self.turns
+        if showdown and not self.showdown_at:
+            self.showdown_at = turns
             self.c_showdown = 1
         gone = g.colmask[g.player_color[q]] & ~self.out
         self.out |= gone
         hold, pips = self.hold, self.pips
         hit = []
-        for p in range(self.n):
-            if hold[p] & gone:
-                hold[p] &= ~gone
-                pips[p] = g.pips(hold[p])
-                if hold[p] == 0 and self.alive[p]:
+        for p, m in enumerate(hold):
+            if m & gone:
+                m = hold[p] = m & ~gone
+                pips[p] = g.pips(m)
+                if m == 0 and alive[p]:
                     hit.append(p)
         for p in hit:
-            if self.alive[p]:
+            if alive[p]:
                 self._eliminate(p, "colour", -1)
 
     def _finish(self, winners: list[int], reason: str) -> None:
@@ -484,12 +488,11 @@ class ShamboState(State):
                 if not place[q]:
                     place[q] = k
                     k += 1
-        pips, alive = self.pips, self.alive
-        scores = [pips[p] if alive[p] else None for p in range(n)]
+        scores = [x if a else None for x, a in zip(self.pips, self.alive)]
         return GameRecord(
             seats=list(range(n)), winners=list(self.winners), turns=self.turns, rounds=self.rounds,
             actions=self.n_actions, end=self.end, eliminations=list(self.eliminated), scores=scores,
-            counters=self.c,
+            counters=dict(zip(COUNTERS, _COUNTER_VALUES(self))),  # (self.c)
             per_player={"knockouts": list(self.knockouts), "place": place,
                         "final_pips": [0 if x is None else x for x in scores]},
             details={"fees": list(self.fees), "kos": list(self.kos), "showdown_at": self.showdown_at},

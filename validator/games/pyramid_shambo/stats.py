@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import count
-from operator import eq, itemgetter
+from operator import itemgetter
 
 from validator.kit.stats import hist_mean, hist_summary, rate
 
@@ -42,7 +42,7 @@ PER_PLAYER = {
 }
 
 
-_TIES_SHOWDOWN, _DUE, _PAID, _CAUSE = itemgetter(0, 3), itemgetter(1), itemgetter(2), itemgetter(2)
+_CAUSE = itemgetter(2)
 
 
 @dataclass
@@ -65,25 +65,28 @@ class ShamboStats:
     def add(self, record, bots: tuple[str, ...]) -> None:
         self.games += 1
         n = len(record.seats)
-        self.players = max(self.players, n)
+        if n > self.players:
+            self.players = n
         d = record.details
-        fees = d["fees"]
-        self.fees.update(map(_TIES_SHOWDOWN, fees))  # (ties, showdown) per fee
-        if not all(map(eq, map(_DUE, fees), map(_PAID, fees))):
-            for ties, due, paid, sd in fees:
-                if paid != due:
-                    self.paid[paid - due] += 1
+        kinds = Counter(d["fees"])  # each kind of fee (ties, owed, paid, showdown) -> how often, in the order first met
+        by_ties, paid_more = self.fees, self.paid  # (the counts a loop over the fees adds, in its order)
+        for fee, k in kinds.items():
+            ties, due, paid, sd = fee
+            by_ties[(ties, sd)] += k  # (ties, showdown) per fee
+            if paid != due:
+                paid_more[paid - due] += k
         places = record.per_player.get("place", [0] * n)
         self.place.update(zip(record.seats, places))  # (seat, place) per player
         if bots:
             self.by_bot_place.update(zip(bots, places))
-        self.out_order.update(zip(count(), map(_CAUSE, d["kos"])))  # (k-th out, cause)
+        kos = d["kos"]
+        self.out_order.update(zip(count(), map(_CAUSE, kos)))  # (k-th out, cause)
         if record.counters.get("cascades"):
             self.cascade_games += 1
         if record.end == "wipe-out":
             self.wipeouts += 1
         if n > 2:
-            start = _showdown_start(d["kos"])
+            start = _showdown_start(kos)
             if start is not None:
                 q, knocker, cause, turn, before = start
                 self.showdown_games += 1
