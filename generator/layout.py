@@ -245,8 +245,9 @@ def _notes(page: str, width: float, height: float, bleed: float, sheet: Sheet, m
     size = f"{_fmt(width)} x {_fmt(height)} mm"
     notes = []
     if (sheet.cols, sheet.rows) != (edge_cols, edge_rows) and sheet.per_page < edge_cols * edge_rows:
-        notes.append(f"{page}: {sheet.cols} x {sheet.rows} per page instead of {edge_cols} x {edge_rows}, "
-                     f"to keep artwork and crop marks out of the {_fmt(m)} mm the printer cannot print")
+        why = (f"to keep artwork and crop marks out of the {_fmt(m)} mm the printer cannot print" if m > 0 else
+               "to keep room for crop marks around the bleed and for the footer bands")
+        notes.append(f"{page}: {sheet.cols} x {sheet.rows} per page instead of {edge_cols} x {edge_rows}, {why}")
     for ok, lines in ((marks_x, "left and right"), (marks_y, "top and bottom")):
         if not ok:
             notes.append(f"{page}: a {size} component leaves no room for crop marks at the {lines} inside the "

@@ -41,6 +41,14 @@ def test_letter_poker_grid_gives_up_a_row_for_the_printer_margin():
                        "the printer cannot print"]
 
 
+def test_without_a_printer_margin_the_note_names_what_costs_the_row():
+    s = grid("letter", *POKER, printer_margin=0)
+    # 3 rows need 277.7 mm (above); Letter has 279.4 - 2 x 3 (the footer bands) = 273.4
+    assert (s.rows, s.cols) == (2, 3)
+    assert s.notes == ["letter: 3 x 2 per page instead of 3 x 3, to keep room for crop marks around the bleed "
+                       "and for the footer bands"]
+
+
 def test_bleed_is_full_outside_and_shared_inside():
     s = grid("a4", *POKER)
     corner = s.slots[0]
