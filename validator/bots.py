@@ -144,16 +144,9 @@ def known_bots(spec=None) -> dict:
     return out
 
 
-def make_bot(name: str, rng, game=None) -> Bot:
-    spec = getattr(game, "spec", None)
-    bots = spec.bots if spec is not None else {}
-    cls = bots.get(name) or BOTS[name]
-    return cls(rng, game)
-
-
 def make_bots(names, rngs, game=None) -> list[Bot]:
-    """``make_bot`` for each seat of a game (a name and a generator each), the engine's
-    bots looked up once."""
+    """The bots of a game's seats (a name and a generator each): the engine's own bot of
+    that name, else the generic one."""
     spec = getattr(game, "spec", None)
     bots = spec.bots if spec is not None else {}
     return [(bots.get(name) or BOTS[name])(rng, game) for name, rng in zip(names, rngs)]

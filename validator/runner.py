@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator
 
 from model.errors import InvariantViolation, PnpError
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
-from validator.kit.chance import chances, derive_seeds
+from validator.kit.chance import derive_seeds
 
 from .bots import make_bots
 from .metrics import Tally, TimeModel, new_tally
@@ -59,7 +59,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     finished state and the same statistics, with less work per action.
     """
     chance = Chance(seed)
-    players = make_bots(bots, chances(derive_seeds(seed, "bot", count=len(bots))), game)
+    players = make_bots(bots, [Chance(s) for s in derive_seeds(seed, "bot", count=len(bots))], game)
     fast = getattr(getattr(game, "spec", None), "fast_play", None)
     if fast is not None and not (opts.strict or read_standings) and log is None and on_action is None:
         done = fast(game, chance, players, opts)

@@ -1,5 +1,6 @@
-"""Fixtures for the rules validator: the bundled Pyramid Scheme data and a
-helper that compiles it for a number of players and rules options."""
+"""Fixtures for the rules validator: the bundled Pyramid Scheme data, a
+helper that compiles it for a number of players and rules options, and any
+bundled game's data by slug."""
 
 from __future__ import annotations
 
@@ -30,3 +31,16 @@ def make_game(ps_data, ps_spec):
         return cache[key]
 
     return make
+
+
+@pytest.fixture(scope="session")
+def data_for(project_root):
+    """``data_for(slug)``: a bundled game's data, read once per test session."""
+    cache = {}
+
+    def load(slug):
+        if slug not in cache:
+            cache[slug] = load_project(project_root, [slug]).games[slug]
+        return cache[slug]
+
+    return load

@@ -17,20 +17,6 @@ PERFT_FILE = Path(__file__).with_name("perft.json")
 SLUGS = sorted(ENGINES)
 
 
-@pytest.fixture(scope="module")
-def data_for(project_root):
-    from model.sheets import load_project
-
-    cache = {}
-
-    def load(slug):
-        if slug not in cache:
-            cache[slug] = load_project(project_root, [slug]).games[slug]
-        return cache[slug]
-
-    return load
-
-
 def _games(slug, data_for):
     spec = get_spec(slug)
     return [spec.make(data_for(slug), players) for players in range(spec.min_players, spec.max_players + 1)]

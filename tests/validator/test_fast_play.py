@@ -32,20 +32,6 @@ PLAYERS = {"pyramid-shambo": (2, 3, 5, 8), "drinking-pyramid": (2, 3, 6, 9), "go
 SEEDS = {"pyramid-shambo": 14, "drinking-pyramid": 14, "golden-pyramid": 12}
 
 
-@pytest.fixture(scope="module")
-def data_for(project_root):
-    from model.sheets import load_project
-
-    cache = {}
-
-    def load(slug):
-        if slug not in cache:
-            cache[slug] = load_project(project_root, [slug]).games[slug]
-        return cache[slug]
-
-    return load
-
-
 def _without_hook(game):
     """A copy of the compiled game whose spec has no fast path (the protocol loop plays it)."""
     slow = object.__new__(type(game))

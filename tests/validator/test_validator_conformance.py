@@ -17,14 +17,6 @@ CASES = [(slug, players) for slug in MODULES for players in range(get_spec(slug)
                                                                   get_spec(slug).max_players + 1)]
 
 
-@pytest.fixture(scope="module")
-def data_for(project_root):
-    from model.sheets import load_project
-
-    project = load_project(project_root, list(MODULES))
-    return lambda slug: project.games[slug]
-
-
 @pytest.mark.parametrize("slug,players", CASES)
 def test_random_playouts_keep_every_invariant(data_for, slug, players):
     game = get_spec(slug).make(data_for(slug), players)

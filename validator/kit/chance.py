@@ -68,17 +68,6 @@ class Chance(random.Random):
         return copy_generator(self)
 
 
-def chances(seeds) -> list[Chance]:
-    """``[Chance(s) for s in seeds]`` for int seeds (a game's bots), in one call."""
-    out = []
-    for s in seeds:
-        rng = Chance.__new__(Chance)
-        _seed(rng, s)  # (Chance.__init__ with an int)
-        rng.gauss_next = None
-        out.append(rng)
-    return out
-
-
 def copy_generator(rng: random.Random) -> random.Random:
     """An independent copy of ``rng`` (a ``Chance`` or any ``random.Random``) in the same state."""
     if rng is None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .constants import (CARDS, COLOUR, EMPTY_DRAW, EMPTY_HAND_DRAW, MARKET, MARKET_KIND, MOVE_KIND, OFFER_KIND, PASS,
                         PLACE, REFRESH, RETURN, RETURN_CUBE, TRADING)
 from .heuristics import (POINT2, POINT15, SCALE, _build_values, _colour_scores, _move_value, _place_scores,
-                         seat_scores)
+                         seat_scores, trade_change, trade_terms)
 
 PASS_ONLY = ((PASS,), (0.0,))  # no action is possible: pass, rated 0
 
@@ -70,15 +70,7 @@ def market_rated(s, p: int, extra: float) -> tuple[list[int], list[float]]:
     a little and ``extra``."""
     K = s.g.K
     mine, market, hc = s.cubes[p], s.market, s.hand_col[p]
-    # ready columns won by one more cube of a colour, lost by one or two fewer
-    up, down, down2 = [], [], []
-    pairs = 0
-    for h, k in zip(hc, mine):
-        now = h if h < k else k
-        pairs += now
-        up.append((h if h < k + 1 else k + 1) - now)
-        down.append((h if h < k - 1 else k - 1) - now)
-        down2.append((h if h < k - 2 else k - 2) - now)
+    up, down, down2, pairs = trade_terms(hc, mine)
     hi = 1.0 if pairs < 4 else 0.5
     # the colours the player may give, each with the colours he may then put in the bag
     have = [c for c in range(K) if mine[c]]
@@ -91,16 +83,8 @@ def market_rated(s, p: int, extra: float) -> tuple[list[int], list[float]]:
         for give, puts in gives:
             base = MARKET + (take * K + give) * K
             for put in puts:
-                if take == give:
-                    diff = down[take] if give == put else down[put]
-                elif take == put:
-                    diff = down[give]
-                elif give == put:
-                    diff = up[take] + down2[give]
-                else:
-                    diff = up[take] + down[give] + down[put]
                 acts.append(base + put)
-                out.append(SCALE * (diff * hi - 0.1 - extra))
+                out.append(SCALE * (trade_change(up, down, down2, take, give, put) * hi - 0.1 - extra))
     return acts, out
 
 

@@ -501,18 +501,37 @@ def _offer_value(obs, g, need: Need, a: int) -> float:
     return need.swap(take, give) + 0.03 * theirs[take] - 0.05 * theirs[give]
 
 
-def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[float]:
-    """Each 2:1 market trade: the change in ready columns (``Need.swap``, worked out per colour once), less
-    a little, and ``extra`` (the VP a trade after a refresh costs), times SCALE."""
-    hc, cb = need.hc, need.cb
-    hi = 1.0 if need.short else 0.5
-    # ready columns won by one more cube of a colour, lost by one or two fewer
+def trade_terms(hc, cb) -> tuple[list, list, list, int]:
+    """Per colour, the ready columns won by one more cube, lost by one or two fewer (``Need.swap`` worked
+    out per colour once); and the ready columns now."""
     up, down, down2 = [], [], []
+    pairs = 0
     for h, k in zip(hc, cb):
         now = h if h < k else k
+        pairs += now
         up.append((h if h < k + 1 else k + 1) - now)
         down.append((h if h < k - 1 else k - 1) - now)
         down2.append((h if h < k - 2 else k - 2) - now)
+    return up, down, down2, pairs
+
+
+def trade_change(up, down, down2, take: int, give: int, put: int) -> int:
+    """The change in ready columns of a 2:1 market trade: ``take`` from the market, ``give`` to it and
+    ``put`` in the bag (``trade_terms``)."""
+    if take == give:
+        return down[take] if give == put else down[put]
+    if take == put:
+        return down[give]
+    if give == put:
+        return up[take] + down2[give]
+    return up[take] + down[give] + down[put]
+
+
+def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[float]:
+    """Each 2:1 market trade: the change in ready columns, less a little, and ``extra`` (the VP a trade
+    after a refresh costs), times SCALE."""
+    hi = 1.0 if need.short else 0.5
+    up, down, down2, _ = trade_terms(need.hc, need.cb)
     decode = g.market_code
     out = []
     for a in actions:
@@ -520,15 +539,7 @@ def _market_scores(g, need: Need, actions: list[int], extra: float) -> list[floa
             out.append(SCALE * 0.0)
             continue
         take, give, put = decode[a - MARKET]
-        if take == give:
-            diff = down[take] if give == put else down[put]
-        elif take == put:
-            diff = down[give]
-        elif give == put:
-            diff = up[take] + down2[give]
-        else:
-            diff = up[take] + down[give] + down[put]
-        out.append(SCALE * (diff * hi - 0.1 - extra))
+        out.append(SCALE * (trade_change(up, down, down2, take, give, put) * hi - 0.1 - extra))
     return out
 
 

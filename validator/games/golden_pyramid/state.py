@@ -414,14 +414,7 @@ class State(Supply, Building, Reading, KitState):
         if self.hand_n[p] > self.g.hand_limit:
             self.phase = DISCARD
             return
-        tp = p + 1  # the next turn (as _next_turn)
-        if tp == self.n:
-            tp = 0
-            self._round_done()
-            self.rounds += 1
-        self.tp = tp
-        self.turns += 1
-        self._begin_turn()
+        self._next_turn()
 
     def _next_turn(self) -> None:
         tp = self.tp + 1
