@@ -323,8 +323,8 @@ def _sync_out(s, turns, p, rival, ties, rounds, c_challenges, c_showdown_challen
 def _settle_debts(s, g, chooses, rnd) -> tuple:
     """The debts a knock-out queued (``s.debts``: the bonus), settled as ``ShamboState._advance``
     settles them, short of starting the next turn: a payment with a choice is taken by the acting
-    player's bot as ``run`` takes it, a bonus paid as ``_settle`` pays it (a knock-out by the
-    state).  ``(choices, legal actions summed)`` of those payments."""
+    player's bot as ``run`` takes it, and paid by the state's ``_settle``.  ``(choices, legal actions
+    summed)`` of those payments."""
     choices = legal_sum = 0
     hold, alive, pips, debts = s.hold, s.alive, s.pips, s.debts
     memo1, shift = g.own_plans_memo, g.N
@@ -355,28 +355,7 @@ def _settle_debts(s, g, chooses, rnd) -> tuple:
                 plan = plans[pick_plan(g, me, hold[me], pips, payer, payee, plans)]
             else:
                 plan = plans[int(rnd[me]() * k)]
-        if kind != BONUS:  # (not queued by the rules: a fee is settled when it is thrown)
-            s._settle(plan, kind, payer, payee, due)
-            continue
-        pk, give, back, maker, broken, pieces, paid = plan  # _settle, for a bonus
-        if pk != EXACT:
-            if pk == CHANGE_PAYEE:
-                s.c_change_payee += 1
-            elif pk == CHANGE_OTHER:
-                s.c_change_other += 1
-                hold[payer] = (hold[payer] & ~broken) | pieces
-                hold[maker] = (hold[maker] & ~pieces) | broken
-            elif pk == SHORT:
-                s.c_short_payments += 1
-            else:
-                s.c_no_change += 1
-        left = hold[payer] = (hold[payer] & ~give) | back
-        hold[payee] = (hold[payee] & ~back) | give
-        pips[payer] -= paid
-        pips[payee] += paid
-        s.c_bonus_paid += 1
-        if not left:
-            s._paid_out(kind, payer, payee)
+        s._settle(plan, kind, payer, payee, due)
     if s.phase != OVER:
         s.debt = None
         s.plans = None
