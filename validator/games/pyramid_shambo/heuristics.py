@@ -79,6 +79,18 @@ def risk_values(g) -> list[list[tuple]]:
     return out
 
 
+def piece_risk_values(g) -> list[tuple]:
+    """Per piece: its value by the pips of its colour's player (``risk_values``'
+    entries, the same floats), with its safe value (its pips) at index
+    ``g.total_pips + 1``: what ``pick_plan`` looks a piece up in."""
+    out = []
+    for i in range(g.N):
+        col = g.COLOR[i]
+        a = g.color_span[col][0]
+        out.append(tuple([row[i - a] for row in g.risk_values[col]] + [g.PIPSF[i]]))
+    return out
+
+
 def plan_scores(obs, me: int, actions: list[int]) -> list[float]:
     """The acting player's gain in safe pips by each payment plan."""
     return plan_scores_from(obs.game, me, obs.pips, obs.alive, obs.hold, obs.debt, obs.plans, actions)
@@ -197,7 +209,7 @@ def best_rival(g, me: int, pips, alive, hold, fee: int) -> int:
             gain = float(min(fee, pr)) * SURE
             if pr <= fee:
                 gain += g.unit * (n_alive - 2)
-                gain -= float(g.pips(mine & g.colmask[g.player_color[r]]))
+                gain -= float(g.mask_pips[mine & g.colmask[g.player_color[r]]])
                 if n_alive == 2:
                     gain += OUT_PENALTY
             score = 0.5 * gain - 0.5 * lose - 1e-3 * pr
@@ -217,11 +229,13 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
     the same gains added in the same order (so the same floats), the first best
     kept as they come, without the list of gains.  Plans in a row often pay with
     the same pieces (several ways to give change for one payment, to pay after one
-    exchange): a sum the plan before made is not made again."""
-    values = []  # (piece_values)
-    table, safe = g.risk_values, g.safe_values
-    for q, x in enumerate(pips):
-        values += table[q][x] if q != me else safe[q]
+    exchange): a sum the plan before made is not made again.  A piece's value is
+    looked up as it is needed (``values[i]`` of ``piece_values`` is
+    ``value[i][at[colour[i]]]``, the pips of its colour's player or the safe
+    slot for one's own colour)."""
+    value, colour = g.piece_risk_values, g.COLOR
+    at = pips[:]
+    at[me] = g.total_pips + 1  # (the safe slot)
     pieces_of = g.pieces_of
     best = 0.0
     pick = -1
@@ -233,26 +247,26 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
             if give != last_give:
                 last_give, paid_value = give, 0.0
                 for i in pieces_of[give]:
-                    paid_value += values[i]
+                    paid_value += value[i][at[colour[i]]]
             v = paid_value
             back = plan[2]
             if back:
                 w = 0.0
                 for i in pieces_of[back]:
-                    w += values[i]
+                    w += value[i][at[colour[i]]]
                 v -= w
             if pick < 0 or v > best:
                 best, pick = v, j
         return pick
     if me != payer:  # (a bystander: only a change-maker gains or loses)
-        s = _plan_gains(values, me, mine, payer, payee, plans, pieces_of)
+        s = _plan_gains(piece_values(g, me, pips, None), me, mine, payer, payee, plans, pieces_of)
         return s.index(max(s))
     if plans[0][0] == EXACT:  # exact payments (a list is of one kind): nothing back, nobody changes
         for j, plan in enumerate(plans):
             give = plan[1]
             w = 0.0
             for i in pieces_of[give]:
-                w += values[i]
+                w += value[i][at[colour[i]]]
             gain = 0.0 - w
             if not mine & ~give:  # nothing left: out
                 gain -= OUT_PENALTY
@@ -265,20 +279,20 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
         v = 0.0
         if back:
             for i in pieces_of[back]:
-                v += values[i]
+                v += value[i][at[colour[i]]]
         if give != last_give:
             last_give, paid_value = give, 0.0
             for i in pieces_of[give]:
-                paid_value += values[i]
+                paid_value += value[i][at[colour[i]]]
         gain = v - paid_value
         if maker >= 0:
             if broken != last_broken or pieces != last_pieces:
                 last_broken, last_pieces = broken, pieces
                 v = w = 0.0
                 for i in pieces_of[pieces]:
-                    v += values[i]
+                    v += value[i][at[colour[i]]]
                 for i in pieces_of[broken]:
-                    w += values[i]
+                    w += value[i][at[colour[i]]]
                 change_value = v - w
             gain += change_value
         if not (back or pieces or mine & ~give & ~broken):  # nothing left: out

@@ -409,12 +409,12 @@ class ShamboState(State):
             self.c_showdown = 1
         gone = g.colmask[g.player_color[q]] & ~self.out
         self.out |= gone
-        hold, pips = self.hold, self.pips
+        hold, pips, mask_pips = self.hold, self.pips, g.mask_pips
         hit = []
         for p, m in enumerate(hold):
             if m & gone:
                 m = hold[p] = m & ~gone
-                pips[p] = g.pips(m)
+                pips[p] = mask_pips[m]
                 if m == 0 and alive[p]:
                     hit.append(p)
         for p in hit:
