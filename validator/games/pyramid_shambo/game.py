@@ -157,7 +157,7 @@ class ShamboGame(Game):
 
         self.risk_values = risk_values(self)  # the bots' values of pieces by their colour's risk
         self.safe_values = [tuple(self.PIPSF[a:b]) for a, b in self.color_span]
-        self.piece_risk_values = piece_risk_values(self)  # the same values, by piece
+        self.piece_risk_values = piece_risk_values(self)  # the same values, by chooser and piece
         assert [a for a, b in self.color_span[:players]] == [0] + [b for a, b in self.color_span[:players - 1]]
 
     # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's

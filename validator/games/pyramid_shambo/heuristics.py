@@ -79,15 +79,21 @@ def risk_values(g) -> list[list[tuple]]:
     return out
 
 
-def piece_risk_values(g) -> list[tuple]:
-    """Per piece: its value by the pips of its colour's player (``risk_values``'
-    entries, the same floats), with its safe value (its pips) at index
-    ``g.total_pips + 1``: what ``pick_plan`` looks a piece up in."""
+def piece_risk_values(g) -> list[list[tuple]]:
+    """Per chooser, per piece: the piece's value by the pips of its colour's player
+    (``risk_values``' entries, the same floats), or its pips whatever they are for
+    a piece of the chooser's own colour: what ``pick_plan`` looks a piece up in."""
     out = []
-    for i in range(g.N):
-        col = g.COLOR[i]
-        a = g.color_span[col][0]
-        out.append(tuple([row[i - a] for row in g.risk_values[col]] + [g.PIPSF[i]]))
+    for me in range(g.players):
+        rows = []
+        for i in range(g.N):
+            col = g.COLOR[i]
+            a = g.color_span[col][0]
+            if col == g.player_color[me]:
+                rows.append((g.PIPSF[i],) * (g.total_pips + 1))
+            else:
+                rows.append(tuple(row[i - a] for row in g.risk_values[col]))
+        out.append(rows)
     return out
 
 
@@ -231,11 +237,8 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
     the same pieces (several ways to give change for one payment, to pay after one
     exchange): a sum the plan before made is not made again.  A piece's value is
     looked up as it is needed (``values[i]`` of ``piece_values`` is
-    ``value[i][at[colour[i]]]``, the pips of its colour's player or the safe
-    slot for one's own colour)."""
-    value, colour = g.piece_risk_values, g.COLOR
-    at = pips[:]
-    at[me] = g.total_pips + 1  # (the safe slot)
+    ``value[i][pips[colour[i]]]``)."""
+    value, colour = g.piece_risk_values[me], g.COLOR
     pieces_of = g.pieces_of
     best = 0.0
     pick = -1
@@ -247,13 +250,13 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
             if give != last_give:
                 last_give, paid_value = give, 0.0
                 for i in pieces_of[give]:
-                    paid_value += value[i][at[colour[i]]]
+                    paid_value += value[i][pips[colour[i]]]
             v = paid_value
             back = plan[2]
             if back:
                 w = 0.0
                 for i in pieces_of[back]:
-                    w += value[i][at[colour[i]]]
+                    w += value[i][pips[colour[i]]]
                 v -= w
             if pick < 0 or v > best:
                 best, pick = v, j
@@ -266,7 +269,7 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
             give = plan[1]
             w = 0.0
             for i in pieces_of[give]:
-                w += value[i][at[colour[i]]]
+                w += value[i][pips[colour[i]]]
             gain = 0.0 - w
             if not mine & ~give:  # nothing left: out
                 gain -= OUT_PENALTY
@@ -279,20 +282,20 @@ def pick_plan(g, me: int, mine: int, pips, payer: int, payee: int, plans) -> int
         v = 0.0
         if back:
             for i in pieces_of[back]:
-                v += value[i][at[colour[i]]]
+                v += value[i][pips[colour[i]]]
         if give != last_give:
             last_give, paid_value = give, 0.0
             for i in pieces_of[give]:
-                paid_value += value[i][at[colour[i]]]
+                paid_value += value[i][pips[colour[i]]]
         gain = v - paid_value
         if maker >= 0:
             if broken != last_broken or pieces != last_pieces:
                 last_broken, last_pieces = broken, pieces
                 v = w = 0.0
                 for i in pieces_of[pieces]:
-                    v += value[i][at[colour[i]]]
+                    v += value[i][pips[colour[i]]]
                 for i in pieces_of[broken]:
-                    w += value[i][at[colour[i]]]
+                    w += value[i][pips[colour[i]]]
                 change_value = v - w
             gain += change_value
         if not (back or pieces or mine & ~give & ~broken):  # nothing left: out
