@@ -7,7 +7,8 @@ one colour (colours in the palette's order: player 1 the first colour that has
 pieces).  The fee unit and the knock-out bonus are the pips of a ``small``
 piece.  A holding is a bit mask over the pieces, so a payment plan is a handful
 of masks; the plans a holding settles alone are memoised per holding and debt,
-change from the payee or an uninvolved player per the two holdings and debt.
+the others made afresh from memoised subsets (a memo of those would hold every
+pair of holdings seen: it measured slower, and grows with the games played).
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ class ShamboGame(Game):
 
     # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's
     # batches) carry the tables only and share one set of memos per process.
-    _MEMOS = ("_subsets", "_overpays", "_memo1", "_memo2", "_memo3", "pieces_of", "mask_pips")
+    _MEMOS = ("_subsets", "_overpays", "_memo1", "pieces_of", "mask_pips")
 
     def _attach_memos(self) -> None:
         key = (self.N, tuple(self.PIPS), tuple(self.COLOR), self.players, self.unit,
@@ -170,10 +171,8 @@ class ShamboGame(Game):
         memos = _SHARED.get(key)
         if memos is None:
             # subsets by mask | pips << N; minimal overpayments by mask | due << N; own plans by
-            # holding | due << N; change from the payee by payer's | payee's holding << N | due << 2N;
-            # change from player m by payer's | m's holding << N | (due << 4 | m) << 2N; the pieces
-            # of a mask; the pips of a mask
-            memos = _SHARED[key] = ({}, {}, {}, {}, {}, MaskPieces(), MaskPips(self.PIPS))
+            # holding | due << N; the pieces of a mask; the pips of a mask
+            memos = _SHARED[key] = ({}, {}, {}, MaskPieces(), MaskPips(self.PIPS))
         for name, memo in zip(self._MEMOS, memos):
             setattr(self, name, memo)
         self.own_plans_memo = self._memo1
@@ -305,24 +304,10 @@ class ShamboGame(Game):
 
     def change_plans(self, hold: list[int], payer: int, payee: int, due: int, alive: list[bool]) -> list[tuple]:
         """``plans`` when the payer's holding alone cannot settle the debt (``own_plans`` is
-        None): change from the payee, else from the uninvolved players (each part memoised
-        by the two holdings and the debt)."""
+        None).  Made afresh from memoised parts (a memo of these would hold every pair of
+        holdings seen, which costs more to search than to make them)."""
         hp = hold[payer]
         hw = hold[payee]
-        n = self.N
-        key = (due << n | hw) << n | hp
-        try:
-            got = self._memo2[key]
-        except KeyError:
-            got = self.payee_change_plans(hp, hw, due)
-        if got:
-            return got
-        others = [q for q in self.seats_after[payee][:-1] if q != payer and alive[q]]  # from the payee's left
-        return self._plans_others(hold, hp, due, others)
-
-    def payee_change_plans(self, hp: int, hw: int, due: int) -> list[tuple]:
-        """The plans where a payer holding ``hp`` overpays ``due`` and the payee, holding
-        ``hw``, gives change (empty if none); memoised."""
         n, subsets = self.N, self._subsets
         try:
             over = self._overpays[due << n | hp]  # (minimal_overpays, memoised)
@@ -337,11 +322,10 @@ class ShamboGame(Game):
                 backs = self.subsets_sum(hw, change)
             for r in backs:
                 got.append((CHANGE_PAYEE, s, r, -2, 0, 0, due))
-        memo = self._memo2
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[(due << n | hw) << n | hp] = got
-        return got
+        if got:
+            return got
+        others = [q for q in self.seats_after[payee][:-1] if q != payer and alive[q]]  # from the payee's left
+        return self._plans_others(hold, hp, due, others)
 
     def own_plans(self, hp: int, due: int):
         """The plans that need nothing but the payer's holding (exact, or
@@ -366,20 +350,31 @@ class ShamboGame(Game):
         return got
 
     def _plans_others(self, hold, hp: int, due: int, others: list[int]) -> list[tuple]:
-        """``plans`` when the payee cannot make change either: the breaks with each
-        uninvolved player in turn (``maker_plans``), else (no change anywhere) an
-        overpayment or an underpayment by the ``no_change`` option."""
-        n, memo = self.N, self._memo3
+        """``plans`` when the payee cannot make change either.  First the breaks, maker by
+        maker: the payer exchanges a piece ``broken`` for the maker's ``pieces`` of the same
+        pips (two or more: a single piece of the same pips is an exchange, not change), then
+        pays; in canonical order (made afresh: the subsets they are made of are memoised)."""
+        pips, n, memo, subsets = self.PIPS, self.N, self._subsets, self.subsets_sum
+        big = [(1 << t, pips[t]) for t in self.pieces_of[hp] if pips[t] >= 2]  # what could be broken
         out = []
         for m in others:
             hm = hold[m]
             if not hm & (hm - 1):  # (one piece or none: no change)
                 continue
-            try:
-                got = memo[((due << 4 | m) << n | hm) << n | hp]
-            except KeyError:
-                got = self.maker_plans(hp, hm, due, m)
-            out += got
+            for broken, v in big:
+                try:
+                    splits = memo[v << n | hm]  # (subsets_sum, memoised)
+                except KeyError:
+                    splits = subsets(hm, v)
+                for pieces in splits:
+                    if pieces & (pieces - 1):  # two or more pieces
+                        after = (hp & ~broken) | pieces
+                        try:
+                            pays = memo[due << n | after]
+                        except KeyError:
+                            pays = subsets(after, due)
+                        for s in pays:
+                            out.append((CHANGE_OTHER, s, 0, m, broken, pieces, due))
         if out:
             return out
         if self.overpay:
@@ -391,37 +386,6 @@ class ShamboGame(Game):
             if under:
                 return [(UNDERPAY, s, 0, -1, 0, 0, v) for s in under]
         return [(UNDERPAY, 0, 0, -1, 0, 0, 0)]  # unreachable: the empty set pays 0
-
-    def maker_plans(self, hp: int, hm: int, due: int, m: int) -> list[tuple]:
-        """The plans where a payer holding ``hp`` first exchanges a piece ``broken`` for
-        the pieces of the same pips of player ``m`` (holding ``hm``; two or more pieces:
-        a single piece of the same pips is an exchange, not change), then pays ``due``;
-        in canonical order, memoised (``m`` is below 16)."""
-        pips, n, memo, subsets = self.PIPS, self.N, self._subsets, self.subsets_sum
-        out = []
-        for t in self.pieces_of[hp]:  # what could be broken
-            v = pips[t]
-            if v < 2:
-                continue
-            broken = 1 << t
-            try:
-                splits = memo[v << n | hm]  # (subsets_sum, memoised)
-            except KeyError:
-                splits = subsets(hm, v)
-            for pieces in splits:
-                if pieces & (pieces - 1):  # two or more pieces
-                    after = (hp & ~broken) | pieces
-                    try:
-                        pays = memo[due << n | after]
-                    except KeyError:
-                        pays = subsets(after, due)
-                    for s in pays:
-                        out.append((CHANGE_OTHER, s, 0, m, broken, pieces, due))
-        memo = self._memo3
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[((due << 4 | m) << n | hm) << n | hp] = out
-        return out
 
 
 
