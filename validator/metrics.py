@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from validator.kit.stats import (Z95, diff_interval, hist_mean, hist_percentile, hist_summary, percent, rate,
+from validator.kit.stats import (Z95, count_into, diff_interval, hist_mean, hist_percentile, hist_summary, percent, rate,
                                  rounded, wilson)
 
 FAILURE_EXAMPLES = 10  # seeds kept per failure kind
@@ -156,8 +156,8 @@ class Tally:
         self.actions[actions] += 1
         self.tenths[round(model.minutes(turns, actions) * 10)] += 1
         winners = record.winners
-        self.seat_games.update(seats)
-        self.bot_seats.update(bots[:n])  # (bots[p] for each player p)
+        count_into(self.seat_games, seats)  # (Counter.update)
+        count_into(self.bot_seats, bots[:n])  # (bots[p] for each player p)
         if winners:
             solo = len(winners) == 1
             if not solo:

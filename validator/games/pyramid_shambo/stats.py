@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from operator import itemgetter
 
-from validator.kit.stats import hist_mean, hist_summary, rate
+from validator.kit.stats import count_into, hist_mean, hist_summary, rate
 
 from .state import COUNTERS
 
@@ -68,7 +68,8 @@ class ShamboStats:
         if n > self.players:
             self.players = n
         d = record.details
-        kinds = Counter(d["fees"])  # each kind of fee (ties, owed, paid, showdown) -> how often, in the order first met
+        kinds = {}  # each kind of fee (ties, owed, paid, showdown) -> how often, in the order first met
+        count_into(kinds, d["fees"])
         by_ties, paid_more = self.fees, self.paid  # (the counts a loop over the fees adds, in its order)
         for fee, k in kinds.items():
             ties, due, paid, sd = fee
@@ -76,11 +77,11 @@ class ShamboStats:
             if paid != due:
                 paid_more[paid - due] += k
         places = record.per_player.get("place", [0] * n)
-        self.place.update(zip(record.seats, places))  # (seat, place) per player
+        count_into(self.place, zip(record.seats, places))  # (seat, place) per player
         if bots:
-            self.by_bot_place.update(zip(bots, places))
+            count_into(self.by_bot_place, zip(bots, places))
         kos = d["kos"]
-        self.out_order.update(zip(count(), map(_CAUSE, kos)))  # (k-th out, cause)
+        count_into(self.out_order, zip(count(), map(_CAUSE, kos)))  # (k-th out, cause)
         if record.counters.get("cascades"):
             self.cascade_games += 1
         if record.end == "wipe-out":
