@@ -58,6 +58,24 @@ def test_histogram_summary():
     assert hist_summary(Counter({15: 3}), 0.1)["median"] == 1.5
 
 
+def test_count_into_counts_as_counter_update_does():
+    import validator.kit.stats as kit_stats
+
+    items = [("a", 1), ("b", 2), ("a", 1), ("c", 0), ("b", 2), ("a", 1)]
+    want = Counter({"z": 1})
+    want.update(items)
+    got = Counter({"z": 1})
+    kit_stats.count_into(got, iter(items))
+    assert got == want and list(got) == list(want) == ["z", ("a", 1), ("b", 2), ("c", 0)]
+    assert got[("a", 1)] == 3 and got[("b", 2)] == 2
+    plain: dict = {}  # a plain dict works too (no Counter needed)
+    kit_stats.count_into(plain, items)
+    assert plain == {("a", 1): 3, ("b", 2): 2, ("c", 0): 1}
+    fallback: dict = {}  # the same loop in Python, for an interpreter without collections' own
+    kit_stats.count_items(fallback, items)
+    assert fallback == plain and list(fallback) == list(plain)
+
+
 def test_time_model():
     assert TimeModel(15, 5, 2).minutes(40, 120) == pytest.approx(2 + (600 + 600) / 60)
 

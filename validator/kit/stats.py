@@ -9,14 +9,19 @@ from collections import Counter
 
 Z95 = 1.959963984540054
 
+
+def count_items(mapping, iterable) -> None:
+    """Add one to ``mapping[x]`` for each ``x`` of ``iterable`` (what ``Counter.update``
+    does with an iterable): ``count_into`` where the interpreter has no counting loop of its own."""
+    get = mapping.get
+    for x in iterable:
+        mapping[x] = get(x, 0) + 1
+
+
 try:  # Counter.update's own counting loop (in C), without the checks update makes on every call
     from collections import _count_elements as count_into
 except ImportError:  # pragma: no cover - an interpreter without it
-    def count_into(mapping, iterable) -> None:
-        """Add one to ``mapping[x]`` for each ``x`` of ``iterable``."""
-        get = mapping.get
-        for x in iterable:
-            mapping[x] = get(x, 0) + 1
+    count_into = count_items
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
