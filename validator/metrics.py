@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from validator.kit.stats import (Z95, count_into, diff_interval, hist_mean, hist_percentile, hist_summary, percent, rate,
-                                 rounded, wilson)
+from validator.kit.stats import (Z95, count_into, diff_interval, hist_mean, hist_percentile, hist_summary, percent,
+                                 rate, rounded, wilson)
 
 FAILURE_EXAMPLES = 10  # seeds kept per failure kind
 STALLS = ("turn-cap", "loop", "stuck")  # end reasons without a result (an engine's spec may name others)
