@@ -16,6 +16,7 @@ from model import __version__
 from model.atomic import AtomicFile
 from model.errors import PnpError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
+from validator.kit.stats import diff_interval
 from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
@@ -466,11 +467,17 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
         g, r = m[strong][weak], m[weak][strong]
         gap = (g["rate"] or 0) - (r["rate"] or 0)
         need = th.get("skill", "skill_gap_warn")
-        line = f"{strong} wins {g['rate'] * 100:.0f}% of its seats against {weak}'s {r['rate'] * 100:.0f}%"
+        _, low, high = diff_interval(g["count"], g["of"], r["count"], r["of"])
+        line = (f"{strong} wins {g['rate'] * 100:.0f}% of its seats against {weak}'s {r['rate'] * 100:.0f}% "
+                f"(the difference {low * 100:+.1f} to {high * 100:+.1f} points, 95%, over {g['games']:,} games)")
         if len(names) >= 3 and strong in m.get(names[2], {}):
             sg, gs = m[names[2]][strong], m[strong][names[2]]
             line += f"; {names[2]} {sg['rate'] * 100:.0f}% against {strong}'s {gs['rate'] * 100:.0f}%"
-        out.append(Verdict(PASS if gap > need else WARN, "skill", line + ("" if gap > need else ": luck dominates")))
+        if gap <= need:  # the gap a designer asks for is not there: for sure, or the games are too few to tell
+            line += (": luck dominates" if high <= need else
+                     f": too few games to tell whether the gap reaches {need * 100:.0f} points; "
+                     "raise --skill-games")
+        out.append(Verdict(PASS if gap > need else WARN, "skill", line))
     share = s["skill"]["richness"]["turns_with_choice"]["rate"]
     if share is not None:
         out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",

@@ -79,6 +79,37 @@ def test_the_shambo_skill_matrix_pits_its_choosers_against_each_other(project_ro
     assert skill.message.startswith("smart wins")
 
 
+def test_the_skill_verdict_gives_the_interval_and_says_when_the_games_are_too_few(project_root, tmp_path):
+    from validator.thresholds import Thresholds
+    from validator.validate import PASS, WARN, judge
+
+    data = load_project(project_root, ["pyramid-shambo"]).games["pyramid-shambo"]
+    s = validate_game(data, Options(games=20, players=3, skill_games=20, workers=1, out=tmp_path,
+                                    write=False)).summary
+    th = Thresholds()
+    assert th.get("skill", "skill_gap_warn") == 0.05
+
+    def skill(smart: int, naive: int, seats: int):  # seats won by each against the other, of ``seats``
+        s["skill"]["matrix"] = {
+            "smart": {"naive": {"count": smart, "of": seats, "rate": smart / seats, "games": seats // 2}},
+            "naive": {"smart": {"count": naive, "of": seats, "rate": naive / seats, "games": seats // 2}}}
+        return next(v for v in judge(s, th) if v.check == "skill")
+
+    # Newcombe's interval by hand: Wilson 14/40 is 0.2213-0.5049, 12/40 0.1807-0.4543, so the difference
+    # 0.05 runs from 0.05 - hypot(0.35 - 0.2213, 0.4543 - 0.30) to 0.05 + hypot(0.5049 - 0.35, 0.30 - 0.1807)
+    few = skill(14, 12, 40)  # 35% against 30% over 20 games
+    assert few.status == WARN
+    assert "(the difference -15.1 to +24.6 points, 95%, over 20 games)" in few.message
+    assert few.message.endswith("too few games to tell whether the gap reaches 5 points; raise --skill-games")
+    sure = skill(2700, 2600, 10000)  # 27% against 26% over 5,000 games: at most +2.2 points
+    assert sure.status == WARN and sure.message.endswith("(the difference -0.2 to +2.2 points, 95%, over 5,000 games): "
+                                                         "luck dominates")
+    clear = skill(4000, 2000, 10000)
+    assert clear.status == PASS
+    assert clear.message == ("smart wins 40% of its seats against naive's 20% (the difference +18.8 to +21.2 "
+                             "points, 95%, over 5,000 games)")
+
+
 def test_a_replay_uses_the_engines_turn_cap(project_root, monkeypatch):
     import validator.validate as v
 
