@@ -120,6 +120,10 @@ def test_the_page_shows_the_cards_refreshes_on_save_and_shows_errors(served, bro
     d = browser
     d.get(server.url)
     wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '.card[data-id="g01"] svg'), what="the cards")
+    # the event stream opens with the build already shown: the page is not drawn again
+    wait_for(lambda: d.find_element(By.ID, "dot").get_attribute("class") == "live", what="the event stream")
+    time.sleep(0.5)
+    assert d.find_element(By.TAG_NAME, "body").get_attribute("data-drawn") == "1"
     headings = [h.text.split("\n")[0] for h in d.find_elements(By.CSS_SELECTOR, ".deck h3")]
     assert headings[:2] == ["Victims", "Police"] or headings[0].startswith("Victims")
     tiles = d.find_elements(By.CSS_SELECTOR, ".card")
