@@ -220,7 +220,7 @@ def render_html(s: dict, spec=None) -> str:
         ["rules hash", f"<code>{run['rules_hash']}</code>"],
         ["tool version", esc(run["tool_version"])],
         ["bots (by player)", esc(", ".join(run["bots"]))],
-        ["games", f"{run['games']:,} (+ {run['skill_games_per_pair']} per bot pairing for the skill matrix)"],
+        ["games", f"{run['games']:,} (+ {run['skill_games_per_pair']:,} per bot pairing for the skill matrix)"],
         ["players", run["players"]],
         ["master seed", run["master_seed"]],
         ["turn cap", run["turn_cap"]],
@@ -311,7 +311,7 @@ def render_html(s: dict, spec=None) -> str:
             rows.append(row)
         some = next(iter(next(iter(matrix.values())).values()))
         body = (table(["row bot's seat win rate against the column bot"] + names, rows, cls="matrix")
-                + f"<p class='muted'>{some['games']} games per pairing, seats alternating between the two bots "
+                + f"<p class='muted'>{some['games']:,} games per pairing, seats alternating between the two bots "
                   f"(fair share {pct(O['fair_share'])}). If the stronger bot does not win more, luck dominates.</p>")
     elif run["skill_games_per_pair"]:
         body = "<p>No skill matrix: the engine offers no heuristic for the greedy and search bots.</p>"

@@ -40,7 +40,7 @@ class Options:
     scheduler: str | None = None
     strict: bool = False
     bots: str | None = None  # None: the engine's default bots (greedy for most)
-    skill_games: int = 60
+    skill_games: int | None = None  # games per bot pairing of the skill matrix (None: the engine's, GameSpec.skill_games)
     sweep: tuple[int, ...] = ()  # further player counts whose seat balance is measured beside the main run
     sweep_games: int = 1000  # games per further player count
     rules: dict = field(default_factory=dict)
@@ -107,8 +107,9 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
     writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
-    pairs = _pairs(skill_bots(spec)) if opts.skill_games else []
-    skill_total = opts.skill_games * len(pairs)
+    skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
+    pairs = _pairs(skill_bots(spec)) if skill_games else []
+    skill_total = skill_games * len(pairs)
     done = {"n": 0}
 
     def advance(n: int) -> None:
@@ -119,7 +120,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
                       writer.write if writer else None, min(opts.games, opts.drama_games))]
     for a, b in pairs:
-        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, opts.skill_games,
+        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
     sweep = sorted({n for n in opts.sweep if n != opts.players})
     for n in sweep:
@@ -163,7 +164,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         "games": opts.games,
         "master_seed": opts.seed,
         "bots": list(bots),
-        "skill_games_per_pair": opts.skill_games,
+        "skill_games_per_pair": skill_games,
         "turn_cap": play_opts.turn_cap,
         "strict": opts.strict,
         "thresholds": th.as_dict(),

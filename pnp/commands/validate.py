@@ -50,8 +50,9 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--bots", default=Options.bots,
               help="Bots of the main games: one name for every seat or one per player (random, greedy, search, "
                    "and the game's own bots)  [default: the game's own choice, greedy for most]")
-@click.option("--skill-games", type=click.IntRange(min=0), default=Options.skill_games, show_default=True,
-              help="Games per bot pairing for the skill matrix (0: skip it).")
+@click.option("--skill-games", type=click.IntRange(min=0), default=None,
+              help="Games per bot pairing for the skill matrix (0: skip it)  [default: the game's own: 60, or more "
+                   "for a fast engine]")
 @click.option("--strict", is_flag=True, help="Check every invariant after every action; stop at the first violation.")
 @click.option("--replay", type=int, metavar="SEED", default=None,
               help="Play the game with this game seed move by move and print it (no report).")

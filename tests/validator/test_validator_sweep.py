@@ -58,15 +58,32 @@ def test_players_out_of_range_is_one_clear_line(project_root, tmp_path):
     assert bad.exit_code == 2 and "'four' is not a player count" in bad.output
 
 
-@pytest.mark.parametrize("slug,bots,default", [
-    ("pyramid-scheme", ("random", "greedy", "search"), "greedy"),
-    ("pyramid-shambo", ("naive", "smart"), "smart"),
-    ("drinking-pyramid", ("tipsy", "average", "sharp"), "average"),
+@pytest.mark.parametrize("slug,bots,default,games", [
+    ("pyramid-scheme", ("random", "greedy", "search"), "greedy", 60),
+    ("pyramid-shambo", ("naive", "smart"), "smart", 2000),
+    ("drinking-pyramid", ("tipsy", "average", "sharp"), "average", 1000),
 ])
-def test_each_engine_names_its_skill_matrix_and_default_bots(slug, bots, default):
+def test_each_engine_names_its_skill_matrix_and_default_bots(slug, bots, default, games):
     spec = get_spec(slug)
     assert skill_bots(spec) == bots
     assert spec.default_bots == default
+    assert spec.skill_games == games
+
+
+def test_the_skill_games_are_the_engines_unless_asked(project_root, tmp_path):
+    data = load_project(project_root, ["pyramid-shambo"]).games["pyramid-shambo"]
+    mine = validate_game(data, Options(games=10, players=3, workers=1, out=tmp_path, write=False)).summary
+    assert mine["run"]["skill_games_per_pair"] == 2000
+    assert mine["skill"]["matrix"]["smart"]["naive"]["games"] == 2000
+    asked = validate_game(data, Options(games=10, players=3, skill_games=7, workers=1, out=tmp_path,
+                                        write=False)).summary
+    assert asked["skill"]["matrix"]["smart"]["naive"]["games"] == 7
+    result = CliRunner().invoke(main, ["validate", "pyramid-shambo", "--data", str(project_root), "--games", "10",
+                                       "--players", "3", "--skill-games", "0", "--workers", "1",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code in (0, 1), result.output
+    summary = json.loads((tmp_path / "pyramid-shambo" / "validation" / "summary.json").read_text())
+    assert summary["run"]["skill_games_per_pair"] == 0 and not summary["skill"]["matrix"]
 
 
 def test_the_shambo_skill_matrix_pits_its_choosers_against_each_other(project_root, tmp_path):

@@ -122,6 +122,7 @@ class GameSpec:
     heuristic: Heuristic | None = None  # for the generic greedy and search bots
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)  # engine's own bots: name -> cls(rng, game)
     skill_bots: tuple[str, ...] = ("random", "greedy", "search")  # the skill matrix's bots, weakest first
+    skill_games: int = 60  # games per pairing of the skill matrix when --skill-games is not given
     default_bots: str = "greedy"  # the bots of the main games when --bots is not given
     stats: Callable[[], StatsExtension] | None = None  # a fresh stats extension
     sections: Callable[[dict], list[ReportSection]] | None = None  # report sections from summary.json

@@ -43,6 +43,7 @@ SPEC = GameSpec(
     bots=BOTS,
     skill_bots=("tipsy", "average", "sharp"),
     default_bots="average",
+    skill_games=1000,  # fast games, three pairings: enough to tell the memory levels apart by a few points
     stats=DrinkStats,
     sections=sections,
     verdicts=verdicts,

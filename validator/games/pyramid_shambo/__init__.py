@@ -43,6 +43,7 @@ SPEC = GameSpec(
     bots=BOTS,
     skill_bots=("naive", "smart"),
     default_bots="smart",
+    skill_games=2000,  # fast games; the gap between the choosers is a few points: it takes thousands to tell
     stats=ShamboStats,
     sections=sections,
     verdicts=verdicts,
