@@ -321,7 +321,10 @@ def render_html(s: dict, spec=None) -> str:
     body += (f"<h3>Decision richness</h3><p>{ci(ri['turns_with_choice'])} of turns offer a real choice (two or more "
              f"legal actions); {num(ri['legal_actions_mean'])} legal actions per decision on average; "
              f"{pct(ri['forced_share'])} of decisions are forced.</p>")
-    parts.append(section("skill", "Skill", "Skill pays when search beats greedy and greedy beats random.",
+    ladder = list(sk["bots"])[::-1]  # strongest first
+    look = ("Skill pays when " + " and ".join(f"{esc(b)} beats {esc(a)}" for b, a in zip(ladder, ladder[1:])) + "."
+            if len(ladder) >= 2 else "Skill pays when a stronger bot beats a weaker one.")
+    parts.append(section("skill", "Skill", look,
                          body))
 
     # failures

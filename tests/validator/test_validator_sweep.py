@@ -84,6 +84,8 @@ def test_the_skill_games_are_the_engines_unless_asked(project_root, tmp_path):
     assert result.exit_code in (0, 1), result.output
     summary = json.loads((tmp_path / "pyramid-shambo" / "validation" / "summary.json").read_text())
     assert summary["run"]["skill_games_per_pair"] == 0 and not summary["skill"]["matrix"]
+    report = (tmp_path / "pyramid-shambo" / "validation" / "report.html").read_text()
+    assert "Skill pays when smart beats naive." in report  # the engine's own bots, not the generic ones
 
 
 def test_the_shambo_skill_matrix_pits_its_choosers_against_each_other(project_root, tmp_path):
