@@ -52,8 +52,8 @@ DEFAULTS: dict[str, dict[str, tuple]] = {
         "min_games": (1000, "fewer games than this: a WARN that the sample is small"),
     },
     "skill": {
-        "skill_gap_warn": (0.05, "the greedy bot's win rate per seat must beat random's by this much, else WARN "
-                                 "(luck dominates)"),
+        "skill_gap_warn": (0.05, "the second skill bot's win rate per seat (greedy's, or the engine's) must beat "
+                                 "the first's (random's) by this much, else WARN (luck dominates)"),
     },
     "richness": {
         "choice_share_warn": (0.5, "share of turns with a real choice (2+ legal actions): below this WARN"),
