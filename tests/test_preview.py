@@ -30,7 +30,9 @@ def served(tmp_path):
     data = copy_game(tmp_path / "data")
     session = Session(data, [SLUG], tmp_path / "out")
     session.build()
-    server = PreviewServer(session, port=0)
+    # no watcher: the tests build after each edit themselves (what the watcher does after a save), so
+    # the page sees exactly the builds a test makes; the watcher has a test of its own below
+    server = PreviewServer(session, port=0, watch_files=False)
     thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
