@@ -327,22 +327,15 @@ def _settle_debts(s, g, chooses, rnd) -> tuple:
     summed)`` of those payments."""
     choices = legal_sum = 0
     hold, alive, pips, debts = s.hold, s.alive, s.pips, s.debts
-    memo1, shift = g.own_plans_memo, g.N
     while debts:  # (emptied when the game ends)
         kind, payer, payee, due = debts.pop(0)
         if not (alive[payer] and alive[payee]):
             continue
         if kind == BONUS:  # _owe
-            due = g.unit * (2 if g.showdown and g.showdown_bonus and s.n_alive == 2 else 1)
-            if g.bonus_skip and not (hold[payer] & g.small_mask):
-                s.c_bonus_skipped += 1
+            due = s._bonus_due(payer)
+            if due is None:
                 continue
-        try:
-            plans = memo1[hold[payer] | due << shift]
-        except KeyError:
-            plans = g.own_plans(hold[payer], due)
-        if plans is None:
-            plans = g.change_plans(hold, payer, payee, due, alive)
+        plans = g.plans(hold, payer, payee, due, alive)
         k = len(plans)
         if k == 1:
             plan = plans[0]

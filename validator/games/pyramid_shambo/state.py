@@ -311,18 +311,11 @@ class ShamboState(State):
     def _owe(self, kind: int, payer: int, payee: int, due: int) -> bool:
         """One debt between two players still in: settled at once when it leaves
         no choice.  False when a payment decision waits (phase PAY) or the game is over."""
-        g = self.game
         if kind == BONUS:
-            due = g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
-            if g.bonus_skip and not (self.hold[payer] & g.small_mask):
-                self.c_bonus_skipped += 1
-                if self.log is not None:
-                    self._event(f"P{payer + 1} holds no small pyramid: no bonus")
+            due = self._bonus_due(payer)
+            if due is None:
                 return True
-        hold = self.hold
-        plans = g.own_plans_memo.get(hold[payer] | due << g.N)  # exact or everything (memoised)
-        if plans is None:
-            plans = g.plans(hold, payer, payee, due, self.alive)
+        plans = self.game.plans(self.hold, payer, payee, due, self.alive)
         if len(plans) == 1:
             if self.log is not None:
                 self.debt = (kind, payer, payee, due)  # (for the replay's line)
@@ -332,6 +325,18 @@ class ShamboState(State):
         self.plans = plans
         self.phase = PAY
         return False
+
+    def _bonus_due(self, payer: int) -> int | None:
+        """The knock-out bonus ``payer`` owes: a small pyramid's pips (doubled in the showdown by the
+        ``showdown_bonus`` option), or None when it is not paid (``bonus_without_small=skip`` and no
+        small pyramid held; counted)."""
+        g = self.game
+        if g.bonus_skip and not (self.hold[payer] & g.small_mask):
+            self.c_bonus_skipped += 1
+            if self.log is not None:
+                self._event(f"P{payer + 1} holds no small pyramid: no bonus")
+            return None
+        return g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
 
     def _settle(self, plan: tuple, kind: int, payer: int, payee: int, due: int) -> None:
         """Move the pieces of one payment plan for the debt, then
