@@ -27,6 +27,15 @@ _MISSING = object()
 _SHARED: dict = {}  # the memos of each compiled game in this process, by its tables
 
 
+def _kept(memo: dict, key, value):
+    """``value`` stored in ``memo`` under ``key`` (the memo cleared first once it holds
+    ``MEMO_LIMIT`` entries), and returned."""
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 class MaskPieces(dict):
     """mask -> the indices of its pieces in order, filled as masks are asked for."""
 
@@ -39,10 +48,7 @@ class MaskPieces(dict):
                 out.append(i)
             m >>= 1
             i += 1
-        if len(self) > MEMO_LIMIT:
-            self.clear()
-        got = self[mask] = tuple(out)
-        return got
+        return _kept(self, mask, tuple(out))
 
 
 class MaskPips(dict):
@@ -61,10 +67,7 @@ class MaskPips(dict):
         for t in self.tables:
             s += t[m & 255]
             m >>= 8
-        if len(self) > MEMO_LIMIT:
-            self.clear()
-        self[mask] = s
-        return s
+        return _kept(self, mask, s)
 
 
 class Piece:
@@ -203,14 +206,7 @@ class ShamboGame(Game):
         return self.mask_pips[mask]
 
     def bits(self, mask: int) -> list[int]:
-        out = []
-        i = 0
-        while mask:
-            if mask & 1:
-                out.append(i)
-            mask >>= 1
-            i += 1
-        return out
+        return list(self.pieces_of[mask])
 
     def describe_mask(self, mask: int) -> str:
         return "+".join(self.pieces[i].id for i in self.bits(mask)) or "nothing"
@@ -241,11 +237,7 @@ class ShamboGame(Game):
 
         if target >= 0:
             rec(0, target, 0)
-        got = tuple(out)
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = got
-        return got
+        return _kept(memo, key, tuple(out))
 
     def minimal_overpays(self, mask: int, due: int) -> tuple:
         """Sub-masks paying more than ``due`` from which no piece can be left out
@@ -274,11 +266,7 @@ class ShamboGame(Game):
 
         rec(0, 0, 0, 1 << 30)
         found.sort(key=lambda x: x[0])
-        got = tuple(found)
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = got
-        return got
+        return _kept(memo, key, tuple(found))
 
     # -- payment plans
     def plans(self, hold: list[int], payer: int, payee: int, due: int, alive: list[bool]) -> list[tuple]:
@@ -344,10 +332,7 @@ class ShamboGame(Game):
             else:
                 exact = self.subsets_sum(hp, due)
                 got = [(EXACT, s, 0, -1, 0, 0, due) for s in exact] if exact else None
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
-        memo[key] = got
-        return got
+        return _kept(memo, key, got)
 
     def _plans_others(self, hold, hp: int, due: int, others: list[int]) -> list[tuple]:
         """``plans`` when the payee cannot make change either.  First the breaks, maker by
