@@ -24,7 +24,7 @@ from __future__ import annotations
 from .constants import (CARDS, COLOUR, EMPTY_DRAW, EMPTY_HAND_DRAW, MARKET, MARKET_KIND, MOVE_KIND, OFFER_KIND, PASS,
                         PLACE, REFRESH, RETURN, RETURN_CUBE, TRADING)
 from .heuristics import (POINT2, POINT15, SCALE, _build_values, _colour_scores, _move_value, _place_scores,
-                         seat_scores, trade_change, trade_terms)
+                         market_kind_rating, offer_kind_rating, seat_scores, trade_change, trade_terms)
 
 PASS_ONLY = ((PASS,), (0.0,))  # no action is possible: pass, rated 0
 
@@ -133,25 +133,10 @@ def main_rated(s, p: int, tab) -> tuple[list[int], list[float]]:
     n_cubes = s.cube_n[p]
     if n_cubes and s._can_offer(p):
         acts.append(OFFER_KIND)
-        # roughly the best offer: a wanted colour some partner holds for a cube the player can spare
-        # (one more ready column, none lost)
-        best = -1.0
-        if free and wanted:
-            offered = s.offered
-            for q, theirs in enumerate(s.cubes):
-                if q != p and not offered >> q & 1:
-                    for c in wanted:
-                        if theirs[c]:
-                            best = 1 * hi
-                            break
-                    if best > 0:
-                        break
-        out.append(SCALE * (0.5 * best))
+        out.append(offer_kind_rating(s.cubes, s.offered, p, wanted if free else (), hi))
     if n_cubes >= 2 and s.market_n:
         acts.append(MARKET_KIND)
-        # the best 2:1 market trade, roughly: a wanted colour for two cubes no card waits for
-        loss = 0.0 if free >= 2 else 2.0 - free
-        out.append(SCALE * (((1.0 if market_gain else 0.0) - loss) * hi - 0.1))
+        out.append(market_kind_rating(free, market_gain, hi))
         if g.market_refresh and s.bag_n:
             acts.append(REFRESH)
             out.append(SCALE * -0.6)

@@ -293,25 +293,9 @@ def _main_scores(t, g, p: int, hc, held, actions: list[int]) -> list[float]:
         if a == MOVE_KIND:
             out.append(-SCALE if target > 1 and short else SCALE * _move_value(t, g, p))
         elif a == OFFER_KIND:
-            # roughly the best offer: a wanted colour some partner holds for a cube the player can spare
-            # (one more ready column, none lost)
-            best = -1.0
-            if spare:
-                cubes, offered = t.cubes, t.offered
-                for q in range(len(cubes)):
-                    if q != p and not offered >> q & 1:
-                        theirs = cubes[q]
-                        for c in wanted:
-                            if theirs[c]:
-                                best = 1 * hi
-                                break
-                        if best > 0:
-                            break
-            out.append(SCALE * (0.5 * best))
+            out.append(offer_kind_rating(t.cubes, t.offered, p, wanted if spare else (), hi))
         elif a == MARKET_KIND:
-            # the best 2:1 market trade, roughly: a wanted colour for two cubes no card waits for
-            loss = 0.0 if free >= 2 else 2.0 - free
-            out.append(SCALE * (((1.0 if market_gain else 0.0) - loss) * hi - 0.1))
+            out.append(market_kind_rating(free, market_gain, hi))
         elif a == REFRESH:
             out.append(SCALE * -0.6)
         elif EMPTY_DRAW <= a < EMPTY_DRAW + 2:
@@ -499,6 +483,25 @@ def _offer_value(obs, g, need: Need, a: int) -> float:
     theirs = obs.cubes[q]
     # the partner is likelier to accept a colour it lacks, for one it has plenty of
     return need.swap(take, give) + 0.03 * theirs[take] - 0.05 * theirs[give]
+
+
+def offer_kind_rating(cubes, offered: int, p: int, wanted, hi: float) -> float:
+    """The rating of making an offer, roughly the best one: a colour in ``wanted`` that a partner not yet
+    offered to holds, for a cube the player can spare (pass no colours when none can be spared): one more
+    ready column (worth ``hi``), none lost."""
+    for q, theirs in enumerate(cubes):
+        if q != p and not offered >> q & 1:
+            for c in wanted:
+                if theirs[c]:
+                    return SCALE * (0.5 * hi)
+    return SCALE * -0.5
+
+
+def market_kind_rating(free: int, market_gain: bool, hi: float) -> float:
+    """The rating of a 2:1 market trade, roughly the best one: a wanted colour the market shows
+    (``market_gain``) for two cubes no card waits for (``free`` of them)."""
+    loss = 0.0 if free >= 2 else 2.0 - free
+    return SCALE * (((1.0 if market_gain else 0.0) - loss) * hi - 0.1)
 
 
 def trade_terms(hc, cb) -> tuple[list, list, list, int]:
