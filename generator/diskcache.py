@@ -268,20 +268,10 @@ class DiskCache:
         self._write("svg", key, _svg_dumps(rendered))
 
     def get_list(self, key: str):
-        found = self._lists.get(key)
-        if found is not None:
-            self._lists.move_to_end(key)
-            return found
-        data = self._read("list", key)
-        found = None if data is None else displaylist.loads(data)
-        if found is not None and self.memory:
-            self._remember(key, found)
-        return found
+        return self._get_kept("list", self._lists, key, displaylist.loads)
 
     def put_list(self, key: str, display_list) -> None:
-        if self.memory:
-            self._remember(key, display_list)
-        self._write("list", key, displaylist.dumps(display_list))
+        self._put_kept("list", self._lists, key, display_list, displaylist.dumps(display_list))
 
     def has_list(self, key: str) -> bool:
         """Whether a display list is kept under ``key`` (without reading it)."""
@@ -299,35 +289,39 @@ class DiskCache:
                 self._disable(f"the build cache could not be read ({exc}); building without it")
                 return False
 
-    def _remember(self, key: str, display_list) -> None:
-        self._lists[key] = display_list
-        self._lists.move_to_end(key)
-        while len(self._lists) > self.memory_limit:
-            self._lists.popitem(last=False)
+    def _get_kept(self, kind: str, kept: OrderedDict, key: str, loads):
+        """An entry of ``kind`` (display lists, form streams): from this process's most recently used
+        ones (``kept``), else read and decoded by ``loads`` (and kept), or None."""
+        found = kept.get(key)
+        if found is not None:
+            kept.move_to_end(key)
+            return found
+        data = self._read(kind, key)
+        found = None if data is None else loads(data)
+        if found is not None and self.memory:
+            self._keep(kept, key, found)
+        return found
+
+    def _put_kept(self, kind: str, kept: OrderedDict, key: str, value, data: bytes) -> None:
+        if self.memory:
+            self._keep(kept, key, value)
+        self._write(kind, key, data)
+
+    def _keep(self, kept: OrderedDict, key: str, value) -> None:
+        kept[key] = value
+        kept.move_to_end(key)
+        while len(kept) > self.memory_limit:
+            kept.popitem(last=False)
 
     # ------------------------------------------------------------ form streams
     def get_form(self, key: str):
         """The PDF form stream kept for a design key (``pdf.FormStream``), or None."""
         from .pdf import FormStream
 
-        found = self._forms.get(key)
-        if found is None:
-            data = self._read("form", key)
-            found = None if data is None else FormStream.loads(data)
-            if found is not None and self.memory:
-                self._keep_form(key, found)
-        return found
+        return self._get_kept("form", self._forms, key, FormStream.loads)
 
     def put_form(self, key: str, form) -> None:
-        if self.memory:
-            self._keep_form(key, form)
-        self._write("form", key, form.dumps())
-
-    def _keep_form(self, key: str, form) -> None:
-        self._forms[key] = form
-        self._forms.move_to_end(key)
-        while len(self._forms) > self.memory_limit:
-            self._forms.popitem(last=False)
+        self._put_kept("form", self._forms, key, form, form.dumps())
 
     # ------------------------------------------------------------ compiled templates
     def bytecode_cache(self):
