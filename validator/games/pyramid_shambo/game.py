@@ -157,11 +157,9 @@ class ShamboGame(Game):
         self.held_at_start = 0
         for m in self.start_hold:
             self.held_at_start |= m
-        from .heuristics import piece_risk_values, risk_values
+        from .heuristics import piece_risk_values
 
-        self.risk_values = risk_values(self)  # the bots' values of pieces by their colour's risk
-        self.safe_values = [tuple(self.PIPSF[a:b]) for a, b in self.color_span]
-        self.piece_risk_values = piece_risk_values(self)  # the same values, by chooser and piece
+        self.piece_risk_values = piece_risk_values(self)  # the bots' values of pieces by their colour's risk
         assert [a for a, b in self.color_span[:players]] == [0] + [b for a, b in self.color_span[:players - 1]]
 
     # -- memos: pure caches of what the tables decide.  Pickled copies (a worker's

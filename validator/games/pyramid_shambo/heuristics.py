@@ -53,48 +53,24 @@ def mask_value(g, mask: int, risk: list[float]) -> float:
 
 
 def piece_values(g, me: int, pips, alive) -> list[float]:
-    """Each piece's ``mask_value`` under the risks of ``risks_from``, indexed
-    like the pieces of the players' colours (a piece of a colour nobody risks
-    losing is worth its pips; the pieces of a player who is out are out of
-    the game, so any value does for them): the rows of ``g.risk_values`` end
-    to end (made afresh each time: cheaper than finding them in a memo that
-    holds every chooser and pips seen)."""
-    values = []
-    table, safe = g.risk_values, g.safe_values
-    for q, x in enumerate(pips):
-        values += table[q][x] if q != me else safe[q]
-    return values
-
-
-def risk_values(g) -> list[list[tuple]]:
-    """Per colour and pips of its player: the values of the colour's pieces
-    (``piece_values``'s table, built once per compiled game)."""
-    out = []
-    for col, (a, b) in enumerate(g.color_span):
-        rows = []
-        for p in range(g.total_pips + 1):
-            factor = 1.0 - RISK_WEIGHT * risk(g, p)
-            rows.append(tuple(g.PIPS[i] * factor for i in range(a, b)))
-        out.append(rows)
-    return out
+    """Each piece's ``mask_value`` under the risks of ``risks_from``, indexed like the
+    pieces of the players' colours (a piece of a colour nobody risks losing is worth its
+    pips; the pieces of a player who is out are out of the game, so any value does for
+    them): ``g.piece_risk_values[me]`` read at the pips of each piece's player."""
+    colour = g.COLOR
+    rows = g.piece_risk_values[me]
+    return [rows[i][pips[colour[i]]] for i in range(g.color_span[g.players - 1][1])]
 
 
 def piece_risk_values(g) -> list[list[tuple]]:
-    """Per chooser, per piece: the piece's value by the pips of its colour's player
-    (``risk_values``' entries, the same floats), or its pips whatever they are for
-    a piece of the chooser's own colour: what ``pick_plan`` looks a piece up in."""
-    out = []
-    for me in range(g.players):
-        rows = []
-        for i in range(g.N):
-            col = g.COLOR[i]
-            a = g.color_span[col][0]
-            if col == g.player_color[me]:
-                rows.append((g.PIPSF[i],) * (g.total_pips + 1))
-            else:
-                rows.append(tuple(row[i - a] for row in g.risk_values[col]))
-        out.append(rows)
-    return out
+    """Per chooser, per piece: the piece's value by the pips of its colour's player (its pips
+    less ``RISK_WEIGHT`` times the ``risk`` of its colour leaving), or its pips whatever they
+    are for a piece of the chooser's own colour (built once per compiled game: what
+    ``pick_plan`` and ``piece_values`` look a piece up in)."""
+    factors = [1.0 - RISK_WEIGHT * risk(g, x) for x in range(g.total_pips + 1)]
+    risky = [tuple(g.PIPS[i] * f for f in factors) for i in range(g.N)]
+    return [[(g.PIPSF[i],) * len(factors) if g.COLOR[i] == g.player_color[me] else risky[i] for i in range(g.N)]
+            for me in range(g.players)]
 
 
 def plan_scores(obs, me: int, actions: list[int]) -> list[float]:
