@@ -252,10 +252,7 @@ def _run_in_locals(s, game, chooses, rnd, guard):
         else:  # the turn player picks the plan
             legal_sum += k
             choices += 1
-            if chooses[p] == OWN:
-                plan = plans[pick_plan(g, p, hold[p], pips, payer, payee, plans)]
-            else:
-                plan = plans[int(rnd[p]() * k)]
+            plan = plans[_pick(g, chooses, rnd, p, hold, pips, payer, payee, plans)]
         pk, give, back, maker, broken, pieces, paid = plan  # _settle
         if pk != EXACT:
             if pk == CHANGE_PAYEE:
@@ -313,6 +310,14 @@ def _run_in_locals(s, game, chooses, rnd, guard):
                "turns_with_choice": with_choice, "standings": []}
 
 
+def _pick(g, chooses, rnd, me: int, hold, pips, payer: int, payee: int, plans) -> int:
+    """The index of the payment plan ``me``'s bot picks (two or more plans): the smart chooser's
+    ``pick_plan``, or the naive chooser's draw from its generator."""
+    if chooses[me] == OWN:
+        return pick_plan(g, me, hold[me], pips, payer, payee, plans)
+    return int(rnd[me]() * len(plans))
+
+
 def _sync_out(s, turns, p, rival, ties, rounds, c_challenges, c_showdown_challenges, phase) -> None:
     """Write ``_run_in_locals``' turn fields back to the state (before its methods take over)."""
     s.turns, s.turn_player, s.acting, s.rival, s.ties, s.rounds = turns, p, p, rival, ties, rounds
@@ -342,12 +347,8 @@ def _settle_debts(s, g, chooses, rnd) -> tuple:
         else:  # the acting player picks the plan
             legal_sum += k
             choices += 1
-            me = s.acting
             s.debt = (kind, payer, payee, due)
-            if chooses[me] == OWN:
-                plan = plans[pick_plan(g, me, hold[me], pips, payer, payee, plans)]
-            else:
-                plan = plans[int(rnd[me]() * k)]
+            plan = plans[_pick(g, chooses, rnd, s.acting, hold, pips, payer, payee, plans)]
         s._settle(plan, kind, payer, payee, due)
     if s.phase != OVER:
         s.debt = None
