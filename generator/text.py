@@ -59,11 +59,19 @@ def fit(text: str, width: float, height: float, size: float, min_size: float, fo
     lines = wrap(text, font, s, width)
     max_lines = max(1, int((height + 1e-6) // (s * line_height)))
     kept = lines[:max_lines]
-    last = kept[-1]
-    while last and stringWidth(last + "…", font, s) > width:
-        last = last[:-1]
-    kept[-1] = (last.rstrip() + "…") if (len(lines) > max_lines or too_wide) else last
+    for i, line in enumerate(kept[:-1]):  # a word wider than the box, on any line, is cut too
+        if stringWidth(line, font, s) > width:
+            kept[i] = _cut(line, font, s, width)
+    if len(lines) > max_lines or too_wide:
+        kept[-1] = _cut(kept[-1], font, s, width)
     return Fitted(kept, s, True, len(lines) * s * line_height)
+
+
+def _cut(line: str, font: str, size: float, width: float) -> str:
+    """The line shortened until it fits ``width`` with an ellipsis after it."""
+    while line and stringWidth(line + "…", font, size) > width:
+        line = line[:-1]
+    return line.rstrip() + "…"
 
 
 def svg_lines(fitted: Fitted, x: float, y: float, width: float, height: float, *, family: str, bold: bool,

@@ -1,0 +1,178 @@
+"""Text fitting, checked on the printed page: a small game of our own whose
+cards each hold one text box (its place, size and font size come from the
+row) and, in a corner, the card's id as a marker.  The PDF is built, every
+character is read back with its ink box (pdfium), and the characters of the
+box must lie inside the box; what could not fit must be a warning naming the
+row.  Nothing here asks the fitting code what it did.
+
+Where a box sits on the page is found from the marker: the pen origin of its
+first character is exactly at the point the template gave, so the card's
+corner on the page follows from it, whatever the sheet layout."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from generator.build import BuildOptions, build_game
+from model.sheets import load_project
+
+from pagetext import lines, page_chars, page_count
+
+SLUG = "word-lab"
+B, TW, TH = 3.0, 100.0, 150.0  # bleed and trim of the deck below: one card per A4 page
+MARK = (B + 4, B + TH - 4)  # where the marker's baseline starts, card millimetres from the bleed's top left
+INK = 0.25  # mm a glyph's ink may reach past its advance box (side bearings, round letters)
+
+MANIFEST = f"""
+[game]
+title = "Word Lab"
+font = "DejaVu Sans"
+
+[decks.word]
+label = "Words"
+size = {{ width = {TW:g}, height = {TH:g}, bleed = {B:g} }}
+front = "word.svg.j2"
+[decks.word.columns]
+text = {{}}
+box = {{}}
+pt = {{}}
+align = {{}}
+"""
+
+TEMPLATE = """{% extends "pnp/card.svg.j2" %}
+{% block body %}
+{% set x, y, w, h = card.box.split(' ')|map('float') %}
+{% set size, smallest = card.pt.split(' ')|map('float') %}
+{% set anchor, valign = card.align.split(' ') %}
+<text x="{{ MX }}" y="{{ MY }}" font-family="DejaVu Sans Mono" font-size="3">#{{ card.id }}</text>
+{{ text(card.text, B + x, B + y, w, h, size=size, min_size=smallest, anchor=anchor, valign=valign) }}
+{% endblock %}
+""".replace("MX", f"{MARK[0]:g}").replace("MY", f"{MARK[1]:g}")
+
+WORD = "Pneumonoultramicroscopic"  # 49 mm wide at 3.6 mm, still 33 mm at 2.4 mm (DejaVu Sans)
+LINE = "The sphinx asks one riddle per turn and every wrong answer costs the pharaoh a golden scarab"
+SHRINK = "Draw two cards then pass one to the left"  # at 5 mm: 3 lines of 6 mm in a 10 mm box
+TALL = ("Each player takes three stones from the quarry and builds one step of the pyramid; "
+        "whoever places the capstone names the next pharaoh and drinks twice. ") * 3
+
+#: id -> (text, "x y w h" of the box in trim millimetres, "size min_size", "anchor valign")
+ROWS = {
+    "word": (WORD, "40 40 20 10", "3.6 2.4", "middle top"),
+    "word-end": (WORD, "10 70 20 10", "3.6 2.4", "end bottom"),
+    "word-start": (WORD, "70 100 20 12", "3.6 2.4", "start middle"),
+    "line": (LINE, "30 30 40 30", "3.5 2.1", "start top"),
+    "shrink": (SHRINK, "35 60 30 10", "5 2.5", "middle middle"),
+    "tall": (TALL, "20 50 40 8", "3.5 2.5", "start top"),
+    "breaks": (f"Short|{WORD} and more", "30 80 25 20", "3.5 2.5", "middle top"),
+}
+
+
+def make_game(root: Path) -> Path:
+    folder = root / "templates" / SLUG
+    folder.mkdir(parents=True)
+    (folder / "game.toml").write_text(MANIFEST, encoding="utf-8")
+    (folder / "word.svg.j2").write_text(TEMPLATE, encoding="utf-8")
+    with (root / "cards.csv").open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        out.writerow(["game", "deck", "id", "name", "count", "text", "box", "pt", "align"])
+        for card, (text, box, pt, align) in ROWS.items():
+            out.writerow([SLUG, "word", card, card.title(), 1, text, box, pt, align])
+    return root
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """(warnings as text, {id: (box on the page in mm: left, bottom, right, top), the box's characters})."""
+    root = make_game(tmp_path_factory.mktemp("data"))
+    game = load_project(root, [SLUG]).games[SLUG]
+    result = build_game(game, BuildOptions(out=tmp_path_factory.mktemp("out")), reference=False)
+    pdf = next(f for f in result.files if f.name == f"{SLUG}-cards.pdf")
+    cards = {}
+    for index in range(page_count(pdf)):
+        chars = page_chars(pdf, index)
+        text = "".join(c.ch for c in chars)
+        start = text.index("#")
+        end = start + 1
+        while end < len(chars) and abs(chars[end].oy - chars[start].oy) < 0.01:  # the marker's own line
+            end += 1
+        card = text[start + 1:end]
+        mark = chars[start]
+        left, top = mark.ox - MARK[0], mark.oy + MARK[1]  # the bleed's top-left corner on the page
+        x, y, w, h = (float(v) for v in ROWS[card][1].split())
+        box = (left + B + x, top - B - y - h, left + B + x + w, top - B - y)
+        card_bottom = top - (TH + 2 * B)
+        # the box's characters: everything but the marker and the footer below the card
+        own = [c for i, c in enumerate(chars) if not start <= i < end and c.oy > card_bottom - 2]
+        cards[card] = (box, own)
+    assert sorted(cards) == sorted(ROWS)
+    return [str(w) for w in result.warnings], cards
+
+
+def outside(box, chars) -> list[str]:
+    left, bottom, right, top = box
+    return [f"{c.ch!r} ink {c.x0:.2f}..{c.x1:.2f} x {c.y0:.2f}..{c.y1:.2f} mm, box {left:.2f}..{right:.2f} x "
+            f"{bottom:.2f}..{top:.2f}" for c in chars if not c.ch.isspace() and (
+                c.x0 < left - INK or c.x1 > right + INK or c.y0 < bottom - INK or c.y1 > top + INK)]
+
+
+def warned(warnings: list[str], card: str) -> list[str]:
+    row = list(ROWS).index(card) + 2
+    return [w for w in warnings if w.startswith(f"cards.csv:{row}:text:") and f"'{card}'" in w]
+
+
+@pytest.mark.parametrize("card", sorted(ROWS))
+def test_no_character_is_printed_outside_its_box(printed, card):
+    _, cards = printed
+    box, chars = cards[card]
+    assert chars, "the box printed nothing"
+    assert outside(box, chars) == []
+
+
+@pytest.mark.parametrize("card", ["word", "word-end", "word-start"])
+def test_a_49_mm_word_in_a_20_mm_box_is_reported_and_cut_with_an_ellipsis(printed, card):
+    warnings, cards = printed
+    assert len(warned(warnings, card)) == 1, warnings
+    box, chars = cards[card]
+    [printed_line] = lines(chars)
+    assert printed_line.endswith("…") and WORD.startswith(printed_line[:-1]) and len(printed_line) > 4
+    # what is left of the word still uses the box: more than half its width
+    assert max(c.x1 for c in chars) - min(c.x0 for c in chars) > 10
+
+
+def test_a_long_line_wraps_inside_its_width_and_loses_no_word(printed):
+    warnings, cards = printed
+    assert warned(warnings, "line") == []
+    _, chars = cards["line"]
+    printed_lines = lines(chars)
+    assert len(printed_lines) >= 3  # 94 characters of 3.5 mm text do not go in 40 mm on one or two lines
+    assert " ".join(printed_lines).split() == LINE.split()
+
+
+def test_text_too_big_for_its_box_shrinks_whole(printed):
+    warnings, cards = printed
+    assert warned(warnings, "shrink") == []
+    _, chars = cards["shrink"]
+    assert " ".join(lines(chars)).split() == SHRINK.split()
+    # DejaVu Sans capitals are 0.73 em tall: at the asked 5 mm a "D" would stand 3.6 mm high
+    [d] = [c for c in chars if c.ch == "D"]
+    assert d.y1 - d.y0 < 0.73 * 5 * 0.95
+
+
+def test_text_that_fits_at_no_size_keeps_to_its_box_and_is_reported(printed):
+    warnings, cards = printed
+    assert len(warned(warnings, "tall")) == 1, warnings
+    _, chars = cards["tall"]
+    printed_lines = lines(chars)
+    assert 1 <= len(printed_lines) <= 3  # 8 mm hold three lines of 2.5 mm text at 1.2 line height
+    assert printed_lines[-1].endswith("…")
+    assert TALL.startswith(" ".join(printed_lines)[:-1].rstrip())
+
+
+def test_a_forced_break_then_a_long_word_is_reported(printed):
+    warnings, cards = printed
+    assert len(warned(warnings, "breaks")) == 1, warnings
+    _, chars = cards["breaks"]
+    assert lines(chars)[0] == "Short"
