@@ -35,3 +35,89 @@ def test_every_plot_is_well_formed_svg(report):
 def test_the_report_renders_the_same_from_its_summary(report):
     summary, html = report
     assert render_html(summary) == html  # plots depend on the figures only
+
+
+# ------------------------------------------------------------------ bars against summary.json
+# Each chart is read back from the report's SVG (svgchart: bars in the axes' own units, from the tick
+# labels) and compared with the figures in summary.json that it is meant to draw.
+
+from svgchart import axes  # noqa: E402
+
+BLUE, GREY, GREEN, ORANGE, PURPLE = "#4c6ef5", "#868e96", "#2b8a3e", "#d9822b", "#7950f2"
+SVG = re.compile(r"<svg.*?</svg>", re.S)
+
+
+def plots(html: str) -> list[str]:
+    return SVG.findall(html)
+
+
+def coloured(bars, colour):
+    return [b for b in bars if b.colour == colour]
+
+
+def close(a: float, b: float, scale: float) -> bool:
+    return abs(a - b) <= 1e-3 * max(1.0, scale)
+
+
+def test_turns_bars_stand_as_high_as_the_games_of_each_length(report):
+    summary, html = report
+    hist = {int(k): v for k, v in summary["length"]["turns_histogram"].items()}
+    [bars] = axes(plots(html)[1])
+    bars = coloured(bars, GREY)
+    assert len(bars) == len(hist) and sum(hist.values()) == summary["run"]["games"]
+    top = max(hist.values())
+    for bar in bars:
+        turns = round(bar.centre)
+        assert close(bar.centre, turns, 1) and turns in hist, bar
+        assert close(bar.height, hist[turns], top) and close(bar.bottom, 0, top), (turns, bar.height, hist[turns])
+
+
+def test_minutes_bars_count_the_games_of_each_whole_minute(report):
+    summary, html = report
+    per_minute: dict[int, int] = {}
+    for minutes, games in summary["length"]["minutes_histogram"].items():
+        per_minute[int(float(minutes))] = per_minute.get(int(float(minutes)), 0) + games
+    [bars] = axes(plots(html)[0])
+    bars = coloured(bars, BLUE)
+    assert {round(b.left): round(b.height, 6) for b in bars} == per_minute
+    assert sum(round(b.height) for b in bars) == summary["run"]["games"]
+    box = summary["length"]["box_minutes"]
+    [band] = coloured(axes(plots(html)[0])[0], GREEN)  # the box's playtime band
+    assert close(band.left, box[0], box[1]) and close(band.right, box[1], box[1])
+
+
+def test_seat_bars_are_the_seats_win_rates(report):
+    summary, html = report
+    seats = summary["outcome"]["seats"]
+    [bars] = axes(plots(html)[2])
+    bars = sorted(coloured(bars, BLUE), key=lambda b: b.centre)  # x labelled "seat N": left to right
+    assert [round(b.height, 3) for b in bars] == [round(r["count"] / r["of"], 3) for r in seats]
+    assert len(bars) == summary["run"]["players"]
+
+
+def test_drama_bars_count_lead_changes_and_when_games_were_decided(report):
+    summary, html = report
+    drama = summary["drama"]
+    left, right = axes(plots(html)[3])
+    changes = {int(k): v for k, v in drama["lead_changes"]["histogram"].items()}
+    assert {round(b.centre): round(b.height, 6) for b in coloured(left, GREY)} == changes
+    decided = {int(k): v for k, v in drama["decided"]["histogram"].items()}
+    for bar in coloured(right, BLUE):  # one bar per tenth of the game, at its middle
+        start = round(bar.centre) - 5
+        games = sum(v for k, v in decided.items() if start <= k < start + 10)
+        assert close(bar.height, games, 100), (start, bar.height, games)
+    assert len(coloured(right, BLUE)) == 10
+    [end] = coloured(right, ORANGE)  # decided only by the last action
+    assert close(end.height, decided.get(100, 0), 100)
+
+
+def test_goal_bars_are_the_goals_completion_rates(report):
+    summary, html = report
+    goals = [g for g in summary["goals"] if g["dealt"]]
+    [bars] = axes(plots(html)[4])
+    # barh with the goals' names as y labels: the y axis has no numbers, so bottom and top stay SVG
+    # coordinates, which grow downwards: the first goal is the one drawn highest
+    bars = sorted(coloured(bars, PURPLE), key=lambda b: b.bottom)
+    assert len(bars) == len(goals)
+    for bar, goal in zip(bars, goals, strict=True):
+        assert close(bar.width, goal["claimed"] / goal["dealt"], 1) and close(bar.left, 0, 1), goal["name"]
