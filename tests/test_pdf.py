@@ -126,7 +126,8 @@ def test_same_inputs_same_bytes(tmp_path, project_root):
     game = load_project(project_root, [SLUG]).games[SLUG]
     a = build_game(game, BuildOptions(out=tmp_path / "a"))
     b = build_game(game, BuildOptions(out=tmp_path / "b"))
-    for fa, fb in zip(a.files, b.files):
+    assert [f.name for f in a.files] == [f.name for f in b.files] == [f"{SLUG}-cards.pdf", f"{SLUG}-reference.pdf"]
+    for fa, fb in zip(a.files, b.files, strict=True):
         assert fa.read_bytes() == fb.read_bytes()
 
 
@@ -174,7 +175,9 @@ def test_worker_processes_give_the_same_bytes(tmp_path, project_root, monkeypatc
     serial = build_game(game, BuildOptions(out=tmp_path / "serial"))
     monkeypatch.setattr(build, "PARALLEL_MIN_DESIGNS", 10)
     parallel = build_game(game, BuildOptions(out=tmp_path / "parallel"), workers=2)
-    for a, b in zip(serial.files, parallel.files):
+    assert [f.name for f in serial.files] == [f.name for f in parallel.files] == [f"{SLUG}-cards.pdf",
+                                                                                  f"{SLUG}-reference.pdf"]
+    for a, b in zip(serial.files, parallel.files, strict=True):
         assert a.read_bytes() == b.read_bytes()
 
 

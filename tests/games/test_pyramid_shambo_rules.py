@@ -16,7 +16,7 @@ from model.errors import IllegalAction, InputErrors
 from model.sheets import load_project
 from validator.kit import SIMULTANEOUS, Chance, View, get_spec
 from validator.games.pyramid_shambo import fast
-from validator.games.pyramid_shambo.constants import (CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, EXACT, OVER, OVERPAY,
+from validator.games.pyramid_shambo.constants import (CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, EXACT, OVERPAY,
                                                       PAPER, PAY, PLAN, ROCK, SCISSORS, TARGET, THROW, UNDERPAY)
 from validator.games.pyramid_shambo.state import ShamboState
 
@@ -112,7 +112,8 @@ def test_exact_payment_offers_every_colour_choice(make):
     g = make(3)
     s = ShamboState.position(g, [["red-s", "red-m"], ["yellow-l", "red-l", "green-s"], ["green-m", "green-l"]])
     duel(s, 1, (PAPER, ROCK))  # P1 wins 1 pip: P2 pays a small
-    assert s.phase == OVER or s.phase != PAY  # one way: green-s, paid at once
+    # one way to pay (green-s), paid at once: P2's turn to challenge; red 3 + 1, 3 + 3 + 1 - 1, green 2 + 3
+    assert s.phase == CHALLENGE and s.turn_player == 1 and s.pips == [4, 6, 5]
     assert g.describe_mask(s.hold[0]) == "red-s+red-m+green-s"
     s = ShamboState.position(g, [["red-s", "red-m"], ["yellow-m", "red-l", "green-m"], ["green-l", "green-s"]],
                              turn_player=0)
@@ -257,20 +258,75 @@ def test_illegal_actions_name_the_position(make):
 
 
 # ------------------------------------------------------------------ closed forms
+# The rulebook plays classic rock-paper-scissors ("tournament-style Rock Paper Scissors"): rock breaks
+# scissors, scissors cut paper, paper covers rock.  (winner's throw, loser's throw):
+RULEBOOK_BEATS = {(ROCK, SCISSORS), (SCISSORS, PAPER), (PAPER, ROCK)}
+
+
+def throw(s, ta, tb):
+    """One throw of the challenger (``ta``) and the rival (``tb``); the player the engine made the
+    winner (None on a tie): whoever the fee knocked out names its knocker; else the payee of the
+    debt waiting for a decision; else the fee was paid at once, to the one of the two whose pips grew."""
+    a, b = s.turn_player, s.rival
+    before, kos = list(s.pips), len(s.kos)
+    s.apply_actions({a: ta, b: tb})
+    if ta == tb:
+        assert s.phase == THROW and s.pips == before  # a tie: throw again, nothing paid
+        return None
+    knocked = [knocker for q, knocker, cause, *_ in s.kos[kos:] if cause in ("challenge", "own-challenge")]
+    if knocked:
+        return knocked[0]
+    if s.phase == PAY:
+        return s.debt[2]
+    [winner] = [p for p in (a, b) if s.pips[p] > before[p]]
+    return winner
+
+
+def uniform_game(g, seed):
+    """A game whose every throw is uniform at random (targets and payments too); yields, per
+    deciding throw, (challenger, its throw, rival, its throw, winner as the engine decided)."""
+    s = g.new_initial_state(Chance(seed))
+    r = random.Random(seed)
+    while not s.is_terminal():
+        if s.phase == THROW:
+            a, b = s.turn_player, s.rival
+            ta, tb = r.randrange(3), r.randrange(3)
+            winner = throw(s, ta, tb)
+            if winner is not None:
+                yield a, ta, b, tb, winner
+        else:
+            s.apply_action(r.choice(s.legal_actions()))
+    yield s
+
+
 def test_first_throw_wins_two_thirds_with_uniform_throwers(make):
     g = make(5)
-    n = k = throws = 0
-    for seed in range(250):
-        st = fast.play(g, Chance(seed), [SPEC.bots["naive"](random.Random(seed * 7 + p), g) for p in range(5)])
-        for ties, due, paid, sd in st.fees:
+    n = k = throws = decided = 0
+    for seed in range(120):
+        *challenges, end = uniform_game(g, seed)
+        for a, ta, b, tb, winner in challenges:
+            # the engine pays the player whose throw beats the other's in the rulebook
+            assert winner in (a, b) and ((ta, tb) if winner == a else (tb, ta)) in RULEBOOK_BEATS, (ta, tb)
+            decided += 1
+        for ties, due, paid, sd in end.fees:  # the ties the engine counted before each settled challenge
             n += 1
             k += ties == 0
-        throws += st.c["throws"]
-    p = 2 / 3
+        throws += len(end.throw_log)
+    assert decided >= n > 1000
+    p = 2 / 3  # two distinct throws of three
     assert abs(k / n - p) < 3 * math.sqrt(p * (1 - p) / n)
     # throws per challenge: geometric with mean 1 / (2/3) = 1.5, variance (1/3) / (2/3)^2 = 0.75
     mean = throws / n
     assert abs(mean - 1.5) < 3 * math.sqrt(0.75 / n) + 0.01
+
+
+@pytest.mark.parametrize("ta, tb, challenger_wins", [
+    (PAPER, ROCK, True), (ROCK, SCISSORS, True), (SCISSORS, PAPER, True),
+    (ROCK, PAPER, False), (SCISSORS, ROCK, False), (PAPER, SCISSORS, False)])
+def test_each_throw_is_won_as_the_rulebook_says(make, ta, tb, challenger_wins):
+    s = make(3).new_initial_state(Chance(1))
+    s.apply_action(TARGET + 1)
+    assert throw(s, ta, tb) == (0 if challenger_wins else 1)
 
 
 def test_two_player_first_challenge_win_rate_is_a_half(make):
@@ -280,10 +336,13 @@ def test_two_player_first_challenge_win_rate_is_a_half(make):
     for seed in range(n):
         s = g.new_initial_state(Chance(seed))
         r = Chance(seed)
-        while s.phase == THROW and s.turns == 1:
-            s.apply_actions({0: int(r.random() * 3), 1: int(r.random() * 3)})
-        turn, ties, a, ta, b, tb = s.throw_log[-1]
-        wins += (ta - tb) % 3 == 1  # paper beats rock, scissors paper, rock scissors
+        winner = None
+        while winner is None:
+            assert s.phase == THROW and s.turns == 1
+            ta, tb = int(r.random() * 3), int(r.random() * 3)
+            winner = throw(s, ta, tb)
+        assert (ta, tb) in RULEBOOK_BEATS if winner == 0 else (tb, ta) in RULEBOOK_BEATS
+        wins += winner == 0  # the engine paid the challenger
     assert abs(wins / n - 0.5) < 3 * math.sqrt(0.25 / n)
 
 
@@ -307,8 +366,11 @@ def test_random_playouts_keep_every_invariant(make, players):
         s = play(g, seed, names[:players], strict=True)
         assert s.end in ("last-standing", "wipe-out")
         assert abs(sum(s.returns()) - 1.0) < 1e-9
-        assert sorted(p for p, *_ in s.eliminated) == sorted(set(range(players)) - set(s.winners)) \
-            or s.end == "wipe-out"
+        out = sorted(p for p, *_ in s.eliminated)
+        if s.end == "last-standing":  # everyone else is out
+            assert len(s.winners) == 1 and out == sorted(set(range(players)) - set(s.winners))
+        else:  # the last players went out together and share the win
+            assert out == list(range(players)) and s.winners and set(s.winners) <= set(out)
 
 
 @pytest.mark.parametrize("options", [{"no_change": "underpay"}, {"bonus_without_small": "skip"},
