@@ -1,0 +1,350 @@
+"""Mutation check: would the tests notice a misprint?
+
+Each mutation below is a small, named wrong change to the code that draws the
+printed page, fits text, writes exports or draws the report's charts.  The
+script copies the work tree into a scratch folder (the real files are never
+edited), applies one mutation at a time there, runs the tests that guard that
+code against the copy, and prints which mutations the tests caught (some test
+failed) and which survived (every test passed), with the mutation score.
+
+    python bench/mutations.py               # every mutation
+    python bench/mutations.py --list        # names, and whether each still applies to the code
+    python bench/mutations.py crop tts      # the mutations whose names contain any of these words
+
+A mutation whose text is no longer in the code (the code was rewritten) is
+reported as "does not apply" and left out of the score: update its text.
+The unmutated copy is tested first; the run stops if that fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: the tests that guard the printed page (the page tests, whatever their file names, count too)
+PRINT = ("tests/test_pdf.py", "tests/test_layout.py", "tests/test_gutterfold.py", "tests/test_printable.py",
+         "tests/test_targets.py", "tests/test_all_games.py", "tests/test_*page*.py")
+#: the tests that guard text fitting
+TEXT = ("tests/test_text_on_page.py", "tests/test_pdf.py", "tests/test_all_games.py", "tests/test_*page*.py")
+#: the tests that guard the exports
+EXPORT = ("tests/test_export_tts.py", "tests/test_export_png.py", "tests/test_targets.py", "tests/test_*page*.py")
+REPORT = ("tests/validator/test_validator_charts.py", "tests/validator/test_validator_cli.py",
+          "tests/validator/test_validator_drama.py")
+
+#: the build cache's tests, the property-based one first
+CACHE = ("tests/test_cache_inputs.py", "tests/test_cache.py")
+
+#: only the two closed-form figures, to show that they read the engine's outcomes
+SHAMBO_CLOSED_FORMS = (
+    "tests/games/test_pyramid_shambo_rules.py::test_first_throw_wins_two_thirds_with_uniform_throwers",
+    "tests/games/test_pyramid_shambo_rules.py::test_two_player_first_challenge_win_rate_is_a_half")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    what: str
+    edits: tuple[tuple[str, str, str], ...]  # (file, text in it, what it becomes)
+    tests: tuple[str, ...] = PRINT
+    listed: bool = False  # one of the misprints the tests were first found to miss
+
+
+def guard(file: str) -> tuple[str, ...]:
+    """The tests that guard a file."""
+    if file == "generator/text.py":
+        return TEXT
+    if file in ("generator/targets/tts.py", "generator/targets/png.py", "generator/targets/shop.py"):
+        return EXPORT
+    if file.startswith("validator/"):
+        return REPORT
+    return PRINT
+
+
+def m(name, what, file, old, new, tests=None, listed=False):
+    return Mutation(name, what, ((file, old, new),), tests or guard(file), listed)
+
+
+MUTATIONS = [
+    # ---------------------------------------------------------------- the six first found to survive
+    m("crop-marks-never-drawn", "crop marks and cut lines never drawn", "generator/pdf.py",
+      "        if page.marks:\n", "        if False and page.marks:\n", listed=True),
+    m("backs-on-front-slots", "the backs page laid out with the fronts' slots (no back mirrored)",
+      "generator/targets/pdf_sheets.py", "back_slots(sheet, opts.duplex, opts.back_offset), [],",
+      "list(sheet.slots), [],", listed=True),
+    Mutation("backs-never-turned", "short-edge backs and fold-across gutterfold backs not turned 180°",
+             (("generator/layout.py", "            rotation = 180\n", "            rotation = 0\n"),
+              ("generator/layout.py", "_mirror_y(s.clip, at), 180)", "_mirror_y(s.clip, at), 0)")),
+             listed=True),
+    m("fit-ignores-width", "text fitting ignores the line width (a 49 mm word 'fits' a 20 mm box)",
+      "generator/text.py", "        too_wide = any(stringWidth(line, font, s) > width for line in lines)\n",
+      "        too_wide = False\n", listed=True),
+    m("tts-column-by-column", "Tabletop Simulator faces written column by column",
+      "generator/targets/tts.py", "                    r, c = divmod(slot, sheet.cols)\n",
+      "                    c, r = divmod(slot, sheet.rows)\n", listed=True),
+    m("turns-chart-zero", "the report's turns chart drawn with all-zero bars", "validator/report.py",
+      "ax.bar([int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)",
+      "ax.bar([int(k) for k in hist], [0 for _ in hist.values()], width=0.9, color=GREY)", listed=True),
+
+    # ---------------------------------------------------------------- layout
+    m("short-edge-not-turned", "short-edge backs not turned 180° (rows still mirrored)", "generator/layout.py",
+      "            rotation = 180\n", "            rotation = 0\n"),
+    m("fold-across-not-turned", "gutterfold backs folded across not turned 180°", "generator/layout.py",
+      "_mirror_y(s.clip, at), 180)", "_mirror_y(s.clip, at), 0)"),
+    m("short-edge-as-long", "short-edge backs mirrored like long-edge ones", "generator/layout.py",
+      '        if duplex == "short":\n            trim = Rect(s.trim.x, sheet.page_h - s.trim.top',
+      '        if False:\n            trim = Rect(s.trim.x, sheet.page_h - s.trim.top'),
+    m("back-offset-ignored", "the back offset ignored", "generator/layout.py",
+      "    dx, dy = offset\n    out = []\n    for s in sheet.slots:",
+      "    dx, dy = 0.0, 0.0\n    out = []\n    for s in sheet.slots:"),
+    m("back-offset-y-upside-down", "the back offset's y taken upwards instead of down", "generator/layout.py",
+      "        trim = Rect(round(trim.x + dx, 4), round(trim.y - dy, 4), trim.w, trim.h)",
+      "        trim = Rect(round(trim.x + dx, 4), round(trim.y + dy, 4), trim.w, trim.h)"),
+    m("back-offset-clip-forgotten", "the back offset moves the trim but not the artwork's clip",
+      "generator/layout.py", "        clip = Rect(round(clip.x + dx, 4), round(clip.y - dy, 4), clip.w, clip.h)",
+      "        clip = Rect(round(clip.x, 4), round(clip.y, 4), clip.w, clip.h)"),
+    m("marks-on-the-bleed", "crop marks start inside the bleed instead of beyond it", "generator/layout.py",
+      "    top_start = bleed.top + MARK_GAP\n", "    top_start = bleed.top - 2.0\n"),
+    m("marks-side-on-artwork", "left crop marks start on the artwork", "generator/layout.py",
+      "    left_start = bleed.x - MARK_GAP\n", "    left_start = bleed.x + 2.0\n"),
+    m("marks-missing-bottom", "no crop marks below the grid", "generator/layout.py",
+      "        if bottom_start - bottom_end >= MIN_MARK - 1e-3:\n",
+      "        if False:\n"),
+    m("gutter-too-wide", "gutters grow to four times the bleed", "generator/layout.py",
+      "    return round(min(2 * bleed, max(0.0, spare / (n - 1))), 4)",
+      "    return round(min(4 * bleed, max(0.0, spare / (n - 1))), 4)"),
+    m("grid-not-centred", "the grid sits at the left of the printable area", "generator/layout.py",
+      "    x0 = area.x + (area.w - grid_w) / 2\n", "    x0 = area.x + 0.0 * (area.w - grid_w)\n"),
+    m("printer-margin-ignored", "artwork placed into the printer's unprintable margin", "generator/layout.py",
+      "    area = area or _grid_area(page_w, page_h, m)\n", "    area = area or _grid_area(page_w, page_h, 0.0)\n"),
+    m("bleed-into-neighbour", "each component's bleed printed over its neighbour's", "generator/layout.py",
+      "                bleed if c == 0 else inner_x,\n", "                bleed,\n"),
+    m("back-marks-not-mirrored", "the backs page keeps the fronts' crop marks", "generator/layout.py",
+      "            x0, y0, x1, y1 = sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1",
+      "            x0, y0, x1, y1 = m.x0, m.y0, m.x1, m.y1"),
+    m("gutterfold-backs-not-mirrored", "gutterfold backs placed by translation, not mirrored", "generator/layout.py",
+      "    return Rect(round(2 * fold - r.right, 4), r.y, r.w, r.h)",
+      "    return Rect(round(r.x + fold - 4, 4), r.y, r.w, r.h)"),
+
+    # ---------------------------------------------------------------- the PDF writer
+    m("rotation-ignored", "a slot's 180° rotation ignored when placing the form", "generator/pdf.py",
+      "            if s.rotation == 180:\n", "            if False:\n"),
+    m("artwork-not-clipped", "artwork not clipped to its slot's bleed", "generator/pdf.py",
+      "            c.clipPath(path, stroke=0, fill=0)\n", "            pass\n"),
+    m("form-at-trim-not-bleed", "each component placed at its trim corner, shifted by the bleed",
+      "generator/pdf.py", "                c.translate((s.trim.x - bleed) * mm, (s.trim.y - bleed) * mm)\n",
+      "                c.translate(s.trim.x * mm, s.trim.y * mm)\n"),
+    m("fold-line-never-drawn", "gutterfold fold line never drawn", "generator/pdf.py",
+      "        if sheet.folds:\n", "        if False:\n"),
+    m("footer-missing", "no footer on the pages", "generator/pdf.py",
+      "        c.drawCentredString(sheet.page_w / 2 * mm, (sheet.printer_margin + FOOTER_BASELINE) * mm, page.footer)\n",
+      "        pass\n"),
+    m("trimbox-is-bleedbox", "the TrimBox written as the bleed box", "generator/pdf.py",
+      "        c.setTrimBox(_box(sheet.trim_box))\n", "        c.setTrimBox(_box(sheet.bleed_box))\n"),
+    m("proof-overflow-not-outlined", "proofs do not outline text that did not fit", "generator/pdf.py",
+      "        for x, y, w, h in p.boxes:\n", "        for x, y, w, h in ():\n"),
+    m("marks-drawn-white", "crop marks drawn in white", "generator/pdf.py",
+      "            c.setStrokeColorRGB(0, 0, 0)\n", "            c.setStrokeColorRGB(1, 1, 1)\n"),
+
+    # ---------------------------------------------------------------- text fitting
+    m("wrap-ignores-width", "line breaking ignores the width (one long line)", "generator/text.py",
+      "            if stringWidth(trial, font, size) <= width:\n", "            if True:\n"),
+    m("fit-ignores-height", "shrinking ignores the box's height", "generator/text.py",
+      "        if needed <= height + 1e-6 and not too_wide:\n", "        if not too_wide:\n"),
+    m("overflow-not-reported", "text that fits at no size is not reported", "generator/text.py",
+      "    return Fitted(kept, s, True, len(lines) * s * line_height)\n",
+      "    return Fitted(kept, s, False, len(lines) * s * line_height)\n"),
+    m("overflow-keeps-every-line", "text that fits at no size keeps every line", "generator/text.py",
+      "    kept = lines[:max_lines]\n", "    kept = lines[:]\n"),
+    m("no-ellipsis", "cut text loses its ellipsis", "generator/text.py",
+      '    return line.rstrip() + "…"\n', "    return line.rstrip()\n"),
+    m("line-height-ignored", "lines set 1 em apart whatever the line height", "generator/text.py",
+      "        baseline = top + i * s * line_height + s * 0.8 + (line_height - 1) * s / 2\n",
+      "        baseline = top + i * s + s * 0.8 + (line_height - 1) * s / 2\n"),
+    m("valign-bottom-as-top", "bottom-aligned text set at the top", "generator/text.py",
+      '    elif valign == "bottom":\n        top = y + height - block\n',
+      '    elif valign == "bottom":\n        top = y\n'),
+    m("anchor-end-as-start", "right-aligned text starts at the right edge", "generator/text.py",
+      '    tx = {"start": x, "middle": x + width / 2, "end": x + width}[anchor]\n',
+      '    tx = {"start": x, "middle": x + width / 2, "end": x + width}[anchor]\n'
+      '    anchor = "start" if anchor == "end" else anchor\n'),
+
+    # ---------------------------------------------------------------- exports
+    m("tts-hidden-slot-elsewhere", "Tabletop Simulator's hidden card not in the last slot", "generator/targets/tts.py",
+      "                r, c = divmod(sheet.hidden_slot, sheet.cols)\n", "                r, c = 0, 0\n"),
+    m("tts-card-id-off-by-one", "Tabletop Simulator CardIDs one slot off", "generator/targets/tts.py",
+      "                    card_id = sheet.number * 100 + slot\n", "                    card_id = sheet.number * 100 + slot + 1\n"),
+    m("png-trim-keeps-bleed", "png --trim keeps the bleed", "generator/targets/png.py",
+      "                if options.trim:\n", "                if False:\n"),
+    m("png-copies-wrong", "the png manifest counts one copy of everything", "generator/targets/png.py",
+      '"copies": design.count,', '"copies": 1,'),
+
+    # ---------------------------------------------------------------- the report's charts
+    m("turns-chart-shifted", "turns bars one turn to the right", "validator/report.py",
+      "ax.bar([int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)",
+      "ax.bar([int(k) + 1 for k in hist], list(hist.values()), width=0.9, color=GREY)"),
+    m("minutes-bins-rounded", "minutes binned by rounding instead of by whole minute", "validator/report.py",
+      "        bins[int(x)] = bins.get(int(x), 0) + y\n", "        bins[round(x)] = bins.get(round(x), 0) + y\n"),
+    m("seats-chart-low-bound", "seat bars drawn at the interval's low end", "validator/report.py",
+      '    ys = [r["rate"] or 0 for r in seats]\n', '    ys = [r["low"] or 0 for r in seats]\n'),
+    m("drama-tenths-off", "'decided' bars binned by elevenths", "validator/report.py",
+      "        tenths[int(k) // 10] += v\n", "        tenths[min(int(k) // 11, 10)] += v\n"),
+    m("lead-changes-chart-zero", "lead-change bars all zero", "validator/report.py",
+      "    left.bar(list(changes), list(changes.values()), width=0.8, color=GREY)\n",
+      "    left.bar(list(changes), [0] * len(changes), width=0.8, color=GREY)\n"),
+    m("box-band-wrong", "the playtime band drawn from 0 minutes", "validator/report.py",
+      "        ax.axvspan(box[0], box[1], ", "        ax.axvspan(0, box[1], "),
+    # ---------------------------------------------------------------- the build cache's keys
+    m("cache-key-id-and-name", "a design's input key covers only its id and name", "generator/keys.py",
+      '    h.update(repr(card).encode("utf-8"))\n', '    h.update(repr((card.id, card.name)).encode("utf-8"))\n',
+      CACHE),
+    m("cache-key-no-manifest", "the game's fingerprint leaves out its manifest", "generator/keys.py",
+      '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):\n',
+      '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix != ".toml"):\n', CACHE),
+    m("cache-key-no-templates", "the game's fingerprint leaves out its templates", "generator/keys.py",
+      '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):\n',
+      '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix != ".j2"):\n', CACHE),
+
+    # ---------------------------------------------------------------- rules read from the engine
+    Mutation("rps-backwards", "Pyramid Shambo resolves rock-paper-scissors backwards (tested by the closed forms)",
+             (("validator/games/pyramid_shambo/constants.py", "BEATS = (SCISSORS, ROCK, PAPER)",
+               "BEATS = (PAPER, SCISSORS, ROCK)"),
+              ("validator/games/pyramid_shambo/constants.py", "BEATEN_BY = (PAPER, SCISSORS, ROCK)",
+               "BEATEN_BY = (SCISSORS, ROCK, PAPER)")),
+             SHAMBO_CLOSED_FORMS),
+    m("goals-chart-rate-reversed", "goal bars in the wrong order", "validator/games/pyramid_scheme/report.py",
+      '    rates = [g["rate"] or 0 for g in goals][::-1]\n', '    rates = [g["rate"] or 0 for g in goals]\n'),
+]
+
+
+def tracked_files(root: Path) -> list[str]:
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, check=True,
+                         capture_output=True).stdout.decode()
+    return [f for f in out.split("\0") if f and (root / f).is_file()]
+
+
+def make_scratch(root: Path) -> Path:
+    scratch = Path(tempfile.mkdtemp(prefix="pnp-mutations-"))
+    for name in tracked_files(root):
+        dest = scratch / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, dest)
+    return scratch
+
+
+def applies(mutation: Mutation, root: Path) -> str | None:
+    """None when every edit finds its text exactly once, else why not."""
+    for file, old, _ in mutation.edits:
+        path = root / file
+        if not path.exists():
+            return f"{file} is gone"
+        found = path.read_text(encoding="utf-8").count(old)
+        if found != 1:
+            return f"{file}: its text found {found} times"
+    return None
+
+
+def expand(tests: tuple[str, ...], root: Path) -> list[str]:
+    out = []
+    for pattern in tests:
+        out += sorted(str(p.relative_to(root)) for p in root.glob(pattern)) if "*" in pattern else [pattern]
+    return list(dict.fromkeys(out))
+
+
+def _default_signals() -> None:
+    """Ctrl-C back to its default in the tests' process (a job started in the background inherits it
+    ignored, and the tests that stop a command with Ctrl-C would wait for it forever)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def run_tests(scratch: Path, tests: tuple[str, ...], timeout: float) -> tuple[int, str, float]:
+    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PNP_TEST_DATA", None)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                               *expand(tests, scratch)], cwd=scratch, env=env, capture_output=True, text=True,
+                              timeout=timeout, preexec_fn=_default_signals)
+        code, output = proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired:
+        code, output = -1, "timed out"
+    return code, output, time.perf_counter() - start
+
+
+def first_failure(output: str) -> str:
+    found = re.search(r"^(FAILED|ERROR) (\S+)", output, re.M)
+    return found.group(2) if found else output.strip().splitlines()[-1] if output.strip() else ""
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("words", nargs="*", help="run only the mutations whose names contain one of these")
+    parser.add_argument("--list", action="store_true", help="list the mutations and whether each applies")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds for one mutation's tests")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch copy")
+    args = parser.parse_args(argv)
+    chosen = [mu for mu in MUTATIONS if not args.words or any(w in mu.name for w in args.words)]
+    if args.list:
+        for mu in chosen:
+            why = applies(mu, ROOT)
+            print(f"{'*' if mu.listed else ' '} {mu.name:32} {'applies' if why is None else 'does not apply: ' + why}"
+                  f"  ({mu.what})")
+        return 0
+    scratch = make_scratch(ROOT)
+    print(f"scratch copy: {scratch}")
+    try:
+        groups = sorted({t for mu in chosen for t in mu.tests})
+        code, output, seconds = run_tests(scratch, tuple(groups), args.timeout)
+        if code != 0:
+            print(f"the unmutated tests fail ({first_failure(output)}); fix that first")
+            print(output[-3000:])
+            return 2
+        print(f"unmutated: the tests pass ({seconds:.0f} s)\n")
+        results = []
+        for mu in chosen:
+            why = applies(mu, scratch)
+            if why is not None:
+                results.append((mu, "does not apply", why, 0.0))
+                print(f"  {'does not apply':14} {mu.name:32} {why}", flush=True)
+                continue
+            originals = {}
+            for file, old, new in mu.edits:
+                path = scratch / file
+                originals.setdefault(path, path.read_text(encoding="utf-8"))
+                path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+            try:
+                code, output, seconds = run_tests(scratch, mu.tests, args.timeout)
+            finally:
+                for path, text in originals.items():
+                    path.write_text(text, encoding="utf-8")
+            status = "caught" if code == 1 else "SURVIVED" if code == 0 else f"error {code}"
+            detail = first_failure(output) if code != 0 else ""
+            results.append((mu, status, detail, seconds))
+            print(f"  {status:14} {mu.name:32} {seconds:5.0f} s  {detail}", flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    scored = [r for r in results if r[1] != "does not apply"]
+    caught = [r for r in scored if r[1] == "caught"]
+    listed = [r for r in scored if r[0].listed]
+    print()
+    print(f"mutation score: {len(caught)}/{len(scored)} caught ({100 * len(caught) / max(1, len(scored)):.0f} %)"
+          f"; the six first found to survive: {sum(r[1] == 'caught' for r in listed)}/{len(listed)} caught")
+    for mu, status, detail, _ in results:
+        if status != "caught":
+            print(f"  {status}: {mu.name}: {mu.what}" + (f" ({detail})" if status == "does not apply" else ""))
+    return 0 if len(caught) == len(scored) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
