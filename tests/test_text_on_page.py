@@ -176,3 +176,46 @@ def test_a_forced_break_then_a_long_word_is_reported(printed):
     assert len(warned(warnings, "breaks")) == 1, warnings
     _, chars = cards["breaks"]
     assert lines(chars)[0] == "Short"
+
+
+@pytest.mark.parametrize("card", sorted(ROWS))
+def test_text_sits_where_its_alignment_puts_it(printed, card):
+    """start/middle/end and top/middle/bottom, read from where the ink landed (within 1.5 mm)."""
+    _, cards = printed
+    (left, bottom, right, top), chars = cards[card]
+    ink = [c for c in chars if not c.ch.isspace()]
+    x0, x1 = min(c.x0 for c in ink), max(c.x1 for c in ink)
+    y0, y1 = min(c.y0 for c in ink), max(c.y1 for c in ink)
+    anchor, valign = ROWS[card][3].split()
+    widest = max(lines(chars), key=len)
+    row = [c for c in ink if c.oy == min(c.oy for c in ink)]  # the last line
+    if anchor == "start":
+        assert x0 - left < 1.5
+    elif anchor == "end":
+        assert right - max(c.x1 for c in row) < 1.5
+    else:
+        assert abs((x0 + x1) / 2 - (left + right) / 2) < 1.5, widest
+    if valign == "top":
+        assert top - y1 < 1.5
+    elif valign == "bottom":
+        assert y0 - bottom < 1.5
+    else:
+        assert abs((y0 + y1) / 2 - (bottom + top) / 2) < 1.5
+
+
+def test_lines_are_set_at_the_line_height(printed):
+    """Baselines 1.2 font sizes apart (the default line height); the size is read from the page:
+    the distance between two letters' pen origins is the first one's advance at that size."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.fonts import ensure_faces
+
+    ensure_faces("DejaVuSans")
+    _, cards = printed
+    _, chars = cards["line"]
+    first = [c for c in chars if c.oy == chars[0].oy]
+    a, b = first[0], first[1]
+    size = (b.ox - a.ox) / stringWidth(a.ch, "DejaVuSans", 1)
+    baselines = sorted({round(c.oy, 3) for c in chars}, reverse=True)
+    gaps = [p - q for p, q in zip(baselines, baselines[1:])]
+    assert len(gaps) >= 2 and all(abs(g - 1.2 * size) < 0.05 for g in gaps), (size, gaps)
