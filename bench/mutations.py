@@ -197,6 +197,16 @@ MUTATIONS = [
       "    left.bar(list(changes), [0] * len(changes), width=0.8, color=GREY)\n"),
     m("box-band-wrong", "the playtime band drawn from 0 minutes", "validator/report.py",
       "        ax.axvspan(box[0], box[1], ", "        ax.axvspan(0, box[1], "),
+    m("shambo-fee-bars-uniform", "Pyramid Shambo's simulated fee bars drawn from the uniform shares",
+      "validator/games/pyramid_shambo/report.py", '[r["share"] for r in rows], width=0.4, color=BLUE',
+      '[r["uniform_share"] for r in rows], width=0.4, color=BLUE'),
+    m("shambo-places-not-stacked", "Pyramid Shambo's place bars drawn over each other, not stacked",
+      "validator/games/pyramid_shambo/report.py", "        bottom = [b + v for b, v in zip(bottom, vals)]\n",
+      "        bottom = list(bottom)\n"),
+    m("drinking-bars-halved", "the drinking game's sip bars at half height", "validator/games/drinking_pyramid/report.py",
+      "    ax.bar(xs, list(hist.values()), width=1.0, color=colour)\n",
+      "    ax.bar(xs, [v / 2 for v in hist.values()], width=1.0, color=colour)\n"),
+
     # ---------------------------------------------------------------- the build cache's keys
     m("cache-key-id-and-name", "a design's input key covers only its id and name", "generator/keys.py",
       '    h.update(repr(card).encode("utf-8"))\n', '    h.update(repr((card.id, card.name)).encode("utf-8"))\n',

@@ -121,3 +121,57 @@ def test_goal_bars_are_the_goals_completion_rates(report):
     assert len(bars) == len(goals)
     for bar, goal in zip(bars, goals, strict=True):
         assert close(bar.width, goal["claimed"] / goal["dealt"], 1) and close(bar.left, 0, 1), goal["name"]
+
+
+def plot_labelled(html: str, label: str) -> str:
+    """The chart whose text carries ``label`` (an axis title)."""
+    [found] = [p for p in plots(html) if label in p]
+    return found
+
+
+@pytest.fixture(scope="module")
+def engine_reports(data_for, tmp_path_factory):
+    out = tmp_path_factory.mktemp("engines")
+    reports = {}
+    for slug in ("pyramid-shambo", "drinking-pyramid"):
+        validate_game(data_for(slug), Options(games=200, players=4, seed=3, workers=1, skill_games=0, out=out))
+        folder = out / slug / "validation"
+        reports[slug] = json.loads((folder / "summary.json").read_text()), (folder / "report.html").read_text()
+    return reports
+
+
+def test_shambo_fee_bars_are_the_simulated_shares_beside_uniform_throws(engine_reports):
+    summary, html = engine_reports["pyramid-shambo"]
+    rows = summary["shambo"]["fees_by_ties"]
+    [bars] = axes(plot_labelled(html, "ties before the challenge was won"))
+    simulated = sorted(coloured(bars, BLUE), key=lambda b: b.centre)
+    uniform = sorted(coloured(bars, GREY), key=lambda b: b.centre)
+    assert [round(b.centre + 0.2) for b in simulated] == [r["ties"] for r in rows]
+    for bar, r in zip(simulated, rows, strict=True):
+        assert close(bar.height, r["challenges"] / sum(x["challenges"] for x in rows), 1), r
+    for bar, r in zip(uniform, rows, strict=True):  # k ties then a win, each throw uniform: (1/3)^k x 2/3
+        assert round(bar.centre - 0.2) == r["ties"] and abs(bar.height - (1 / 3) ** r["ties"] * 2 / 3) < 1e-4
+
+
+def test_shambo_place_bars_stack_to_every_game_of_each_seat(engine_reports):
+    summary, html = engine_reports["pyramid-shambo"]
+    seats = summary["shambo"]["places_by_seat"]
+    [bars] = axes(plot_labelled(html, "seat (1 starts)"))
+    for seat in seats:
+        stack = sorted((b for b in bars if round(b.centre) == seat["seat"]), key=lambda b: b.bottom)
+        assert len(stack) == len(seat["places"])
+        assert close(stack[0].bottom, 0, 1) and all(close(a.top, b.bottom, 1) for a, b in zip(stack, stack[1:]))
+        for bar, games in zip(stack, seat["places"], strict=True):  # first place at the bottom
+            assert close(bar.height, games / seat["games"], 1)
+        assert close(stack[-1].top, 1, 1)  # every player finishes somewhere
+
+
+def test_drinking_bars_count_the_sips(engine_reports):
+    summary, html = engine_reports["drinking-pyramid"]
+    d = summary["drinking"]
+    for label, hist, colour in (("sips per player per game", d["sips_histogram"], BLUE),
+                                ("sips of the player who drank most, per game", d["worst_histogram"], "#c92a2a")):
+        [bars] = axes(plot_labelled(html, label))
+        assert {round(b.centre): round(b.height, 6) for b in coloured(bars, colour)} == \
+            {int(k): v for k, v in hist.items()}, label
+    assert sum(d["sips_histogram"].values()) == 4 * summary["run"]["games"]  # one count per player per game
