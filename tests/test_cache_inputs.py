@@ -68,19 +68,32 @@ icon = "hand"
 label = "Steal {{0}} {{1}}"
 help = "take {{0}} cards of that colour"
 
+[expansions]
+curses = "The Curses box"
+
 [decks.relic]
 label = "{deck_label}"
 size = "poker"
 front = "relic.svg.j2"
 back = "back.svg.j2"
 [decks.relic.columns]
-color = {{ required = true }}
+{columns}
+
+[decks.omen]
+label = "Omens"
+size = "bridge"
+front = "relic.svg.j2"
+back = "back.svg.j2"
+[decks.omen.columns]
+{columns}
+"""
+
+DECK_COLUMNS = """color = {{ required = true }}
 number = {{ type = "int", min = 0, max = 9, required = true }}
 symbol = {{ values = {symbols} }}
 effect = {{ language = "effect" }}
 text = {{ max_length = 120 }}
-tier = {{ type = "int", min = 1, max = 3 }}
-"""
+tier = {{ type = "int", min = 1, max = 3 }}"""
 
 BASE_MANIFEST = {"title": "Cache Lab", "font": "DejaVu Sans", **COLOURS, "draw_label": "Draw {0}",
                  "deck_label": "Relics"}
@@ -99,8 +112,8 @@ FRONT = """{% extends "pnp/card.svg.j2" %}
 {{ text(d.label, B + 16, B + 35 + loop.index0 * 9, TW - 22, 6, size=3.6, anchor="start", field="effect") }}
 {% endfor %}
 {{ text(card.text, B + 6, B + 58, TW - 12, 16, size=3.4, min_size=2.4) }}
-{{ text("tier " ~ (card.tier or "-") ~ " · " ~ deck.label ~ " · " ~ game.title, B + 5, B + TH - 9, TW - 10, 5,
-        size=2.6, field="tier") }}
+{{ text("tier " ~ (card.tier or "-") ~ " · " ~ deck.label ~ " · " ~ card.id ~ " · " ~ card.expansion ~ " · "
+        ~ game.title, B + 5, B + TH - 9, TW - 10, 5, size=2.6, field="tier") }}
 {% endblock %}
 """
 
@@ -114,19 +127,21 @@ BACK = """{% extends "pnp/card.svg.j2" %}
 
 TEMPLATES = {"relic.svg.j2": FRONT.replace("#FRAME", "#fffaf0"), "back.svg.j2": BACK.replace("#BACK", "#2d2d2d")}
 
-HEADER = ["game", "deck", "id", "name", "count", "color", "number", "symbol", "effect", "text", "tier"]
-ROWS = [
-    ["r1", "Sun Disc", "2", "sun", "1", "ankh", "draw 1", "Shine on every player.", "1"],
-    ["r2", "Moss Jar", "1", "moss", "4", "eye", "skip", "Keeps the damp in.", "2"],
-    ["r3", "Sky Lens", "1", "sky", "7", "scarab", "draw 2 + skip", "Look twice, play once.", ""],
-    ["r4", "Old Map", "3", "sun", "0", "", "steal 1 moss", "", "3"],
-    ["r5", "Reed Pen", "1", "moss", "9", "eye", "", "Writes what it is told.", "1"],
+HEADER = ["game", "deck", "id", "name", "count", "color", "number", "symbol", "effect", "text", "tier", "expansion"]
+ROWS = [  # every column but the game's
+    ["relic", "r1", "Sun Disc", "2", "sun", "1", "ankh", "draw 1", "Shine on every player.", "1", "base"],
+    ["relic", "r2", "Moss Jar", "1", "moss", "4", "eye", "skip", "Keeps the damp in.", "2", "curses"],
+    ["omen", "r3", "Sky Lens", "1", "sky", "7", "scarab", "draw 2 + skip", "Look twice, play once.", "", "base"],
+    ["relic", "r4", "Old Map", "3", "sun", "0", "", "steal 1 moss", "", "3", "base"],
+    ["omen", "r5", "Reed Pen", "1", "moss", "9", "eye", "", "Writes what it is told.", "1", "curses"],
 ]
-COLUMNS = HEADER[3:]  # every column a designer edits (game, deck and id name the row)
+COLUMNS = HEADER[1:]  # every column a designer edits
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéü ", min_size=1, max_size=24).map(
     lambda s: " ".join(s.split()) or "x")
 VALUES = {
+    "deck": st.sampled_from(["relic", "omen"]),
+    "id": st.sampled_from(["a", "b-2", "z.9"]),  # made unique by the row's number (see edit)
     "name": words,
     "count": st.integers(1, 3).map(str),
     "color": st.sampled_from(sorted(COLOURS)),
@@ -135,6 +150,7 @@ VALUES = {
     "effect": st.sampled_from(["", *EFFECTS]),
     "text": st.lists(words, min_size=0, max_size=6).map(" ".join),
     "tier": st.sampled_from(["", "1", "2", "3"]),
+    "expansion": st.sampled_from(["base", "curses"]),  # (blank is base too: no change to edit)
 }
 
 colour_value = st.sampled_from(["#b03a2e", "#1e8449", "#2874a6", "#7d3c98", "#000000"])
@@ -168,7 +184,7 @@ def edits(draw):
         row = draw(st.integers(0, len(ROWS) - 1))
         column = draw(st.sampled_from(COLUMNS))
         value = draw(VALUES[column])
-        return ("cell", row, column, value)
+        return ("cell", row, column, f"{value}{row}" if column == "id" else value)
     return draw(manifest_edits if kind == "manifest" else template_edits)
 
 
@@ -176,13 +192,14 @@ def write_game(root: Path, manifest: dict, templates: dict, rows: list[list[str]
     folder = root / "templates" / SLUG
     folder.mkdir(parents=True, exist_ok=True)
     symbols = "[" + ", ".join(f'"{s}"' for s in SYMBOLS) + "]"
-    (folder / "game.toml").write_text(MANIFEST.format(symbols=symbols, **manifest), encoding="utf-8")
+    columns = DECK_COLUMNS.format(symbols=symbols)
+    (folder / "game.toml").write_text(MANIFEST.format(columns=columns, **manifest), encoding="utf-8")
     for name, text in templates.items():
         (folder / name).write_text(text, encoding="utf-8")
     with (root / "cards.csv").open("w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh, lineterminator="\n")
         out.writerow(HEADER)
-        out.writerows([SLUG, "relic", *r] for r in rows)
+        out.writerows([SLUG, *r] for r in rows)
 
 
 def build(root: Path, out: Path, cached: bool) -> dict[str, bytes]:
@@ -205,29 +222,38 @@ def cold_build(root: Path, out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((out / SLUG).iterdir()) if p.is_file()}
 
 
+class Lab:
+    """A folder for the game, the output folder (and cache) every warm build shares, and the unedited
+    game's bytes."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.root, self.warm = folder, folder / "data", folder / "warm"
+        write_game(self.root, BASE_MANIFEST, TEMPLATES, ROWS)
+        self.base = build(self.root, self.warm, cached=True)
+
+    def __repr__(self):
+        return f"Lab({self.folder})"
+
+
 @pytest.fixture(scope="module")
 def lab():
-    """A folder for the game, the cache folder every warm build shares, and the unedited game's bytes."""
-    folder = Path(tempfile.mkdtemp(prefix="pnp-cache-lab-"))
-    root, warm = folder / "data", folder / "warm"
-    write_game(root, BASE_MANIFEST, TEMPLATES, ROWS)
-    base = build(root, warm, cached=True)
-    assert build(root, warm, cached=True) == base  # nothing edited: all from the cache, the same bytes
-    assert cold_build(root, folder / "cold") == base
-    yield root, warm, base, folder
-    shutil.rmtree(folder, ignore_errors=True)
+    lab = Lab(Path(tempfile.mkdtemp(prefix="pnp-cache-lab-")))
+    assert build(lab.root, lab.warm, cached=True) == lab.base  # nothing edited: all from the cache, the same bytes
+    assert cold_build(lab.root, lab.folder / "cold") == lab.base
+    yield lab
+    shutil.rmtree(lab.folder, ignore_errors=True)
 
 
-@settings(max_examples=20, deadline=None, database=None,
+@settings(max_examples=25, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(changes=st.lists(edits(), min_size=1, max_size=2))
 def test_a_build_from_the_cache_writes_the_bytes_of_a_build_without_it(lab, changes):
-    root, warm, base, folder = lab
+    root, warm, base, folder = lab.root, lab.warm, lab.base, lab.folder
     manifest, templates, rows = dict(BASE_MANIFEST), dict(TEMPLATES), [list(r) for r in ROWS]
     for change in changes:
         if change[0] == "cell":
             _, row, column, value = change
-            rows[row][HEADER.index(column) - 2] = value  # a row starts at its id
+            rows[row][COLUMNS.index(column)] = value
         elif change[0] == "manifest":
             manifest[change[1]] = change[2]
         else:
@@ -251,11 +277,11 @@ def test_every_column_is_printed(lab):
     """The property above is only as good as the game: every column must reach the page."""
     import pypdf
 
-    _, _, _, folder = lab
+    folder = lab.folder
     root, out = Path(tempfile.mkdtemp(dir=folder)), Path(tempfile.mkdtemp(dir=folder))
     write_game(root, BASE_MANIFEST, TEMPLATES, ROWS)
     build(root, out, cached=False)
     text = " ".join(p.extract_text() for p in pypdf.PdfReader(out / SLUG / f"{SLUG}-cards.pdf").pages)
     for phrase in ("Sun Disc", "Keeps the damp in.", "scarab", "Draw 2", "Skip", "Steal 1 moss", "tier 3",
-                   "Relics", "Cache Lab"):
+                   "Relics", "Omens", "r4", "curses", "Cache Lab"):
         assert phrase in text, phrase
