@@ -295,8 +295,12 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutations and whether each applies")
     parser.add_argument("--timeout", type=float, default=900, help="seconds for one mutation's tests")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy")
+    parser.add_argument("--tests", nargs="+", help="run these tests instead of each mutation's own (a path, a "
+                                                   "node id or a glob)")
     args = parser.parse_args(argv)
     chosen = [mu for mu in MUTATIONS if not args.words or any(w in mu.name for w in args.words)]
+    if args.tests:
+        chosen = [Mutation(mu.name, mu.what, mu.edits, tuple(args.tests), mu.listed) for mu in chosen]
     if args.list:
         for mu in chosen:
             why = applies(mu, ROOT)

@@ -64,3 +64,44 @@ def lines(chars: list[Char], tolerance: float = 0.3) -> list[str]:
         else:
             rows.append([c])
     return ["".join(c.ch for c in sorted(row, key=lambda c: c.ox)) for row in rows]
+
+
+
+def _times(m, n):
+    """The product of two PDF matrices (a, b, c, d, e, f): ``m`` applied first."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2,
+            e * b2 + f * d2 + f2)
+
+
+def page_forms(path: Path, index: int) -> list[tuple[float, float, float, float]]:
+    """Where each form XObject (a placed design) is drawn on a page: its /BBox through its /Matrix
+    and the graphics state's matrix at the ``Do``, as (left, bottom, right, top) in mm: a card's
+    whole drawing, trim and bleed, before any clipping."""
+    import pypdf
+    from pypdf.generic import ContentStream
+
+    reader = pypdf.PdfReader(path)
+    page = reader.pages[index]
+    xobjects = page["/Resources"].get("/XObject", {})
+    ctm, stack, out = (1, 0, 0, 1, 0, 0), [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _times(tuple(float(v) for v in operands), ctm)
+        elif op == b"Do":
+            form = xobjects[operands[0]].get_object()
+            if form.get("/Subtype") != "/Form":
+                continue
+            m = _times(tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0))), ctm)
+            x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
+            xs, ys = [], []
+            for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+                xs.append(m[0] * x + m[2] * y + m[4])
+                ys.append(m[1] * x + m[3] * y + m[5])
+            out.append((min(xs) * PT, min(ys) * PT, max(xs) * PT, max(ys) * PT))
+    return out

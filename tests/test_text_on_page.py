@@ -19,7 +19,7 @@ import pytest
 from generator.build import BuildOptions, build_game
 from model.sheets import load_project
 
-from pagetext import lines, page_chars, page_count
+from pagetext import lines, page_chars, page_count, page_forms
 
 SLUG = "word-lab"
 B, TW, TH = 3.0, 100.0, 150.0  # bleed and trim of the deck below: one card per A4 page
@@ -219,3 +219,29 @@ def test_lines_are_set_at_the_line_height(printed):
     baselines = sorted({round(c.oy, 3) for c in chars}, reverse=True)
     gaps = [p - q for p, q in zip(baselines, baselines[1:])]
     assert len(gaps) >= 2 and all(abs(g - 1.2 * size) < 0.05 for g in gaps), (size, gaps)
+
+
+BUNDLED = ["pyramid-scheme", "golden-pyramid", "pyramid-shambo", "pyrrameds", "drinking-pyramid"]
+
+
+@pytest.mark.parametrize("slug", BUNDLED)
+def test_no_text_leaves_its_component_in_a_bundled_game(slug, project_root, tmp_path):
+    """Every character on every card sheet lies inside the trim of a placed design (each form's
+    drawing is its design's bleed area; the trim is the bleed less the deck's bleed); only the
+    footer, in the band at the bottom of the page, lies outside."""
+    game = load_project(project_root, [slug]).games[slug]
+    result = build_game(game, BuildOptions(out=tmp_path), reference=False)
+    pdf = result.files[0]
+    bleeds = {(round(d.size.full_width, 1), round(d.size.full_height, 1)): d.size.bleed
+              for d in game.manifest.decks.values()}
+    for index in range(page_count(pdf)):
+        trims = []
+        for left, bottom, right, top in page_forms(pdf, index):
+            bleed = bleeds[(round(right - left, 1), round(top - bottom, 1))]
+            trims.append((left + bleed, bottom + bleed, right - bleed, top - bleed))
+        assert trims
+        footer_top = min(t[1] for t in trims) - 1
+        stray = [c for c in page_chars(pdf, index) if not c.ch.isspace() and c.y0 > footer_top and not any(
+            x0 - 0.05 <= c.x0 and c.x1 <= x1 + 0.05 and y0 - 0.05 <= c.y0 and c.y1 <= y1 + 0.05
+            for x0, y0, x1, y1 in trims)]
+        assert not stray, f"page {index + 1}: " + "".join(c.ch for c in stray)
