@@ -1,4 +1,6 @@
-"""The report's plots: well-formed inline SVG, every plot drawn, the same from the same figures."""
+"""The report's plots: well-formed inline SVG, every plot drawn, the same from the same figures, and
+every bar read back from the SVG (in the axes' own units, from the tick labels) against the figures
+of summary.json it is meant to draw."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from svgchart import axes
+from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from validator.report import render_html
 from validator.validate import Options, validate_game
 
@@ -41,9 +45,6 @@ def test_the_report_renders_the_same_from_its_summary(report):
 # Each chart is read back from the report's SVG (svgchart: bars in the axes' own units, from the tick
 # labels) and compared with the figures in summary.json that it is meant to draw.
 
-from svgchart import axes  # noqa: E402
-
-BLUE, GREY, GREEN, ORANGE, PURPLE = "#4c6ef5", "#868e96", "#2b8a3e", "#d9822b", "#7950f2"
 SVG = re.compile(r"<svg.*?</svg>", re.S)
 
 
@@ -170,7 +171,7 @@ def test_drinking_bars_count_the_sips(engine_reports):
     summary, html = engine_reports["drinking-pyramid"]
     d = summary["drinking"]
     for label, hist, colour in (("sips per player per game", d["sips_histogram"], BLUE),
-                                ("sips of the player who drank most, per game", d["worst_histogram"], "#c92a2a")):
+                                ("sips of the player who drank most, per game", d["worst_histogram"], RED)):
         [bars] = axes(plot_labelled(html, label))
         assert {round(b.centre): round(b.height, 6) for b in coloured(bars, colour)} == \
             {int(k): v for k, v in hist.items()}, label
