@@ -14,7 +14,7 @@ import pytest
 from preview.session import Session, summary
 from preview.watch import ChangeFilter, watch
 
-from helpers import REPO, copy_game, find_row, set_cell
+from helpers import REPO, copy_game, find_row, read_rows, set_cell
 
 SLUG = "pyramid-scheme"
 
@@ -40,10 +40,18 @@ def test_a_session_builds_what_changed_keeps_the_last_good_pdfs_and_recovers(dat
     first = session.build()
     assert first.ok and f"{SLUG}: 92 of 92 designs rendered" in summary(first)[0]
     cards = data / "cards.csv"
-    set_cell(cards, find_row(cards, "id", "g03"), "text", "Waters the lawn at noon.")
+    g03 = find_row(cards, "id", "g03")
+    before = read_rows(cards)[g03 - 1][read_rows(cards)[0].index("text")]
+    set_cell(cards, g03, "text", "Waters the lawn at noon.")
     snap = session.build([cards])
     line = summary(snap)[0]
-    assert f"cards.csv: {SLUG}: 1 of 92 designs rendered (g03); 2 files written in" in line
+    assert f"cards.csv: {SLUG}: 1 of 92 designs changed (g03), rendered; 2 files written in" in line
+    assert [c.id for g in snap.games for _, _, cs in g.decks for c in cs if c.changed] == ["g03"]
+    # the edit undone: the design changed again (back), and its picture comes from the cache
+    set_cell(cards, g03, "text", before)
+    snap = session.build([cards])
+    assert f"cards.csv: {SLUG}: 1 of 92 designs changed (g03), from the cache; 2 files written in" in summary(snap)[0]
+    assert session.build([cards]).ok and "no design changed" in summary(session.snapshot)[0]
 
     pdf = out / SLUG / f"{SLUG}-cards.pdf"
     good = pdf.read_bytes()
@@ -116,11 +124,11 @@ def test_pnp_watch_prints_a_line_per_build_and_ends_on_ctrl_c(data, tmp_path):
             time.sleep(0.2)
         cards = data / "cards.csv"
         n = 0
-        while not any("1 of 92 designs rendered (g02)" in line for line in lines) and time.monotonic() < deadline:
+        while not any("1 of 92 designs changed (g02), rendered" in line for line in lines) and time.monotonic() < deadline:
             n += 1
             set_cell(cards, find_row(cards, "id", "g02"), "name", f"Lawn Ranger {n}")
             time.sleep(1.0)
-        assert any("1 of 92 designs rendered (g02)" in line for line in lines), lines
+        assert any("1 of 92 designs changed (g02), rendered" in line for line in lines), lines
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=30)
