@@ -131,3 +131,23 @@ def test_a_bug_is_told_as_a_bug_with_its_traceback(data, tmp_path, monkeypatch):
     assert "Traceback (most recent call last):" in lines and 'RuntimeError: an internal mistake' in lines
     assert "bug RuntimeError: an internal mistake" in lines
     assert lines[-1].startswith("This is a bug in pnp 0.1.0, not a mistake in your files. Please report it")
+
+
+def test_check_renders_every_design_and_writes_nothing(data, tmp_path):
+    import os
+
+    police = data / "templates" / SLUG / "police.svg.j2"
+    lines = police.read_text(encoding="utf-8").splitlines()
+    lines.insert(4, "{{ card.nmae }}")  # inside the body block
+    police.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    long = "A name far too long to fit on a victim card, however small the letters get on it"
+    set_cell(data / "cards.csv", 2, "name", long)
+    before = sorted(os.walk(data))
+    code, output = run("check", "--data", data)
+    assert code == 1
+    out = output.splitlines()
+    assert (f"error templates/{SLUG}/police.svg.j2:5: card has no column 'nmae'; did you mean 'name'? "
+            "(card 'police')") in out
+    assert any(x.startswith("warning cards.csv:2:name: 'g01' (front): name does not fit its box") for x in out), output
+    assert out[-1] == "1 error, 2 warnings."
+    assert sorted(os.walk(data)) == before  # no output folder, no cache

@@ -137,3 +137,26 @@ def test_pnp_watch_prints_a_line_per_build_and_ends_on_ctrl_c(data, tmp_path):
     assert lines[-1].strip() == "stopped watching."
     assert "Traceback" not in "".join(lines)
     assert not [p for p in (tmp_path / "out" / SLUG).iterdir() if p.name.startswith(".")]
+
+
+def test_the_session_shows_and_counts_the_warnings_check_gives(data, tmp_path):
+    from pnp.findings import game_checks
+
+    session = Session(data, [SLUG], tmp_path / "out", checks=game_checks)
+    snap = session.build()
+    lines = summary(snap)
+    deck_warning = ("goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
+                    "4 colours give at most 5 levels otherwise")
+    assert lines[0].endswith(", 1 warning") and f"  warning {deck_warning}" in lines
+    goal = next(c for g in snap.games for _, _, cs in g.decks for c in cs if (c.sheet, c.row) == ("goals.csv", 15))
+    assert any("a branch 6 levels deep" in w for w in goal.warnings)  # on the card it belongs to, on the page
+    # a deck-level warning (a count against the rulebook) is shown and counted too
+    rows = read_rows(data / "cards.csv")
+    founder = next(n for n, r in enumerate(rows, 1) if r[1] == "founder")
+    set_cell(data / "cards.csv", founder, "count", "2")
+    snap = session.build([data / "cards.csv"])
+    lines = summary(snap)
+    assert lines[0].endswith(", 2 warnings"), lines
+    assert "  warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in lines
+    assert "warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in snap.warnings
+    session.close()
