@@ -242,7 +242,8 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     finally:
         for made in pools:
             made.shutdown(cancel_futures=True)
-    errors = fold_repeats(early_errors + rendered.errors + (failed.problems if failed is not None else []))
+    # the designs' errors first: in deck order, they name the cards as the sheet lists them
+    errors = fold_repeats(rendered.errors + early_errors + (failed.problems if failed is not None else []))
     if errors:  # the warnings found on the way go with them (pnp check shows both)
         raise InputErrors(errors + rendered.warnings + [w for o in outputs.values() for w in o.problems
                                                         if not w.is_error])

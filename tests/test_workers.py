@@ -84,7 +84,7 @@ def test_template_mistakes_in_workers_are_one_line_each_and_nothing_is_written(t
                     "did you mean 'title'?"]
         if not games:
             expected.insert(0, f"error templates/drinking-pyramid/card.svg.j2:{at + 1}: card has no column 'nmae'; "
-                            "did you mean 'name'? (cards 'AH', 'QS', 'JH' and 13 more)")
+                            "did you mean 'name'? (cards 'AH', 'JH', 'QH' and 13 more)")
         assert errors == expected, done.stderr
         assert not (tmp_path / "out" / "pyramid-scheme").exists()
 
