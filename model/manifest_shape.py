@@ -2,9 +2,10 @@
 
 ``check_shape`` runs before ``model.manifest.load_manifest`` reads a manifest:
 a value of the wrong kind (a list where a title goes, text where a count goes,
-an unknown key of a column) is one problem naming the key, and is left out, so
-that loading goes on with the default and never trips over it.  Keys a game may
-add for its own templates (palette entries, ``[game]``) take any plain value.
+an unknown key of a column or a size) is one problem naming the key, and is
+left out, so that loading goes on with the default and never trips over it.
+Other tables may hold keys of the game's own, which its templates or its rules
+engine read (``piece`` in a deck of Pyramid Shambo).
 """
 
 from __future__ import annotations
@@ -57,9 +58,7 @@ class _Checker:
                 if closed:
                     self.problems.error(self.where, None, name, f"unknown key '{key}'; known: {', '.join(schema)}")
                     del table[key]
-                elif not _is(table[key], PLAIN) and not isinstance(table[key], (dict, list)):
-                    del table[key]
-                continue
+                continue  # a key of the game's own (its templates or its rules engine read it)
             kinds = kinds if isinstance(kinds, tuple) else (kinds,)
             if not any(_is(table[key], k) for k in kinds):
                 self.problems.error(self.where, None, name, f"{_describe(table[key])} is not {' or '.join(kinds)}")
@@ -88,7 +87,7 @@ def check_shape(raw: dict, where: str, problems: Problems) -> dict:
             raw[key] = {}
     c.keys(raw.get("game", {}), GAME, "game", closed=False)
     if "reference" in raw:
-        c.keys(raw["reference"], {"template": TEXT}, "reference")
+        c.keys(raw["reference"], {"template": TEXT}, "reference", closed=False)
     if "expansions" in raw:
         c.keys(raw["expansions"], {}, "expansions", closed=False)
         for name in list(raw["expansions"]):
@@ -101,11 +100,11 @@ def check_shape(raw: dict, where: str, problems: Problems) -> dict:
     for name, size in c.tables(raw, "sizes", "sizes").items():
         c.keys(size, SIZE, f"sizes.{name}")
     for name, language in c.tables(raw, "languages", "languages").items():
-        c.keys(language, LANGUAGE, f"languages.{name}")
+        c.keys(language, LANGUAGE, f"languages.{name}", closed=False)
         for word, spec in c.tables(language, "words", f"languages.{name}.words").items():
-            c.keys(spec, WORD, f"languages.{name}.words.{word}")
+            c.keys(spec, WORD, f"languages.{name}.words.{word}", closed=False)
     for name, deck in c.tables(raw, "decks", "decks").items():
-        c.keys(deck, DECK, f"decks.{name}")
+        c.keys(deck, DECK, f"decks.{name}", closed=False)
         if isinstance(deck.get("size"), dict):
             c.keys(deck["size"], SIZE, f"decks.{name}.size")
         if isinstance(deck.get("expected"), dict):
