@@ -143,6 +143,14 @@ class Session:
                 snap.errors = [f"error {p}" for p in exc.problems]
             except PnpError as exc:
                 snap.errors = [f"error {exc}"]
+            except Exception as exc:  # noqa: BLE001 - a bug: said so, and the loop goes on with the next save
+                import sys
+                import traceback
+
+                trace = getattr(exc, "trace", None) or "".join(traceback.format_exception(exc))
+                print(trace.rstrip(), file=sys.stderr)
+                snap.errors = [f"error pnp hit a bug ({type(exc).__name__}: {exc}); this is not a mistake in your "
+                               "files: please report it on the pnp issue tracker with the traceback printed above"]
             snap.seconds = time.perf_counter() - start
             self.snapshot = snap
         for listener in list(self.listeners):

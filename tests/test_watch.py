@@ -160,3 +160,22 @@ def test_the_session_shows_and_counts_the_warnings_check_gives(data, tmp_path):
     assert "  warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in lines
     assert "warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in snap.warnings
     session.close()
+
+
+def test_a_bug_during_a_rebuild_is_said_and_the_loop_goes_on(data, tmp_path, monkeypatch, capsys):
+    import preview.session
+
+    session = Session(data, [SLUG], tmp_path / "out")
+    assert session.build().ok
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal mistake")
+
+    monkeypatch.setattr(preview.session, "build_games", broken)
+    snap = session.build([data / "cards.csv"])
+    assert snap.errors == ["error pnp hit a bug (RuntimeError: an internal mistake); this is not a mistake in your "
+                           "files: please report it on the pnp issue tracker with the traceback printed above"]
+    assert "RuntimeError: an internal mistake" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert session.build([data / "cards.csv"]).ok  # the next save builds again
+    session.close()

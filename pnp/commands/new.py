@@ -10,15 +10,18 @@ from ..console import out
 from ..options import data_option
 
 
-def write_game(data: Path, slug: str, title: str | None = None):
-    """Plan and write a new game; returns (plan, written).  (A further part of a
-    game, such as a rules engine, adds its files to the plan before it is written.)"""
+def write_game(data: Path, slug: str, title: str | None = None, parts=()):
+    """Plan and write a new game; returns (plan, written).  ``parts``: functions
+    that add further files of the game to the plan (a rules engine's) before it
+    is written, all together and over nothing."""
     from generator.scaffold import game_plan
     from model.scaffold import check_slug, write_plan
     from validator.kit import engines
 
     check_slug(slug, {s: "a bundled game with a rules engine has it" for s in engines()})
     plan = game_plan(data, slug, title)
+    for part in parts:
+        part(plan)
     return plan, write_plan(plan)
 
 
