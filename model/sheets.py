@@ -469,8 +469,25 @@ def close_column(header: str, known: set[str]) -> str | None:
     mine = header.strip().lower().replace(" ", "_").replace("-", "_")
     if mine in folded:
         return folded[mine]
+    near = [k for k in folded if _edits(mine, k) <= (1 if len(k) <= 4 else 2)]
+    if near:  # a letter dropped, added, changed or two swapped: the nearest, then the first in order
+        return folded[min(near, key=lambda k: (_edits(mine, k), k))]
     close = difflib.get_close_matches(mine, list(folded), n=1, cutoff=0.8)
     return folded[close[0]] if close else None
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, changes and swaps of neighbours."""
+    prev2, prev = [], list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, prev2[j - 2] + 1)
+            row.append(cost)
+        prev2, prev = prev, row
+    return prev[-1]
 
 
 def load_project(root: Path | str = ".", games: list[str] | None = None) -> Project:

@@ -175,7 +175,8 @@ def _rename(path, old, new):
 
 
 @pytest.mark.parametrize("typo,meant", [("txt", "text"), ("colour", "color"), ("Name", "name"), ("Count", "count"),
-                                        ("expansions", "expansion")])
+                                        ("expansions", "expansion"),
+                                        ("nmae", "name"), ("nmber", "number"), ("requries", "requires")])
 def test_a_header_typo_is_one_error_that_names_the_column_meant(data, typo, meant):
     _rename(data / "cards.csv", meant, typo)
     # one line: no 'color is empty' for every row, no 'missing column' beside it
