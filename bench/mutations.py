@@ -307,6 +307,7 @@ def main(argv=None) -> int:
             print(f"{'*' if mu.listed else ' '} {mu.name:32} {'applies' if why is None else 'does not apply: ' + why}"
                   f"  ({mu.what})")
         return 0
+    began = time.perf_counter()
     scratch = make_scratch(ROOT)
     print(f"scratch copy: {scratch}")
     try:
@@ -346,7 +347,8 @@ def main(argv=None) -> int:
     listed = [r for r in scored if r[0].listed]
     print()
     print(f"mutation score: {len(caught)}/{len(scored)} caught ({100 * len(caught) / max(1, len(scored)):.0f} %)"
-          f"; the six first found to survive: {sum(r[1] == 'caught' for r in listed)}/{len(listed)} caught")
+          f"; the six first found to survive: {sum(r[1] == 'caught' for r in listed)}/{len(listed)} caught"
+          f" ({time.perf_counter() - began:.0f} s in all)")
     for mu, status, detail, _ in results:
         if status != "caught":
             print(f"  {status}: {mu.name}: {mu.what}" + (f" ({detail})" if status == "does not apply" else ""))
