@@ -28,11 +28,17 @@ SLUG = "marker-game"
 DECKS = {
     "card": ("poker", 10, True),
     "hero": ("poker", 2, True),
+    "tile": ("tile", 2, True),  # folds across in gutterfold, where poker cards fold down the middle
     "chip": ("chip", 3, False),
 }
 
 MANIFEST = """[game]
 title = "Marker Game"
+
+[sizes.tile]
+width = 50.0
+height = 50.0
+bleed = 2.0
 
 [sizes.chip]
 width = 30.0
