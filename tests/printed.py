@@ -192,13 +192,9 @@ class Found:
     corner: str  # "top-left", "top-right", "bottom-left" or "bottom-right" of the trim
 
     @property
-    def upright(self) -> bool:
-        return self.corner == "top-left"
-
-    @property
-    def turned(self) -> bool:
-        """Turned 180 degrees."""
-        return self.corner == "bottom-right"
+    def turns(self) -> int:
+        """Quarter turns anticlockwise of the design on the page: where its top-left corner went."""
+        return {"top-left": 0, "bottom-left": 1, "bottom-right": 2, "top-right": 3}[self.corner]
 
 
 def _bucket(rgb) -> int:
@@ -311,39 +307,34 @@ def mark_lines(path: Path, index: int) -> list[Box]:
     return out
 
 
-def words(path: Path, index: int) -> list[tuple[str, float, float, bool]]:
-    """(text, centre x mm, centre y mm from the top, upright) of every word on a page;
-    a word turned 180 degrees is given as it reads (its characters in reading order)."""
+def texts(path: Path, index: int, boxes: dict) -> dict:
+    """The text printed inside each box (key -> Box, mm from the top-left) of a page, read
+    along its own direction (upright, turned a quarter or upside down), and that direction:
+    the quarter turns, anticlockwise, of its characters (None for no text)."""
+    import math
+
     import pdfplumber
 
     k = 25.4 / 72
-    out = []
+    found: dict = {key: [] for key in boxes}
     with pdfplumber.open(str(path)) as pdf:
-        page = pdf.pages[index]
-        upright = [c for c in page.chars if c["matrix"][0] > 0]
-        turned = [c for c in page.chars if c["matrix"][0] < 0]
-        for w in page.extract_words(use_text_flow=False) if not turned else []:
-            out.append((w["text"], (w["x0"] + w["x1"]) / 2 * k, (w["top"] + w["bottom"]) / 2 * k, True))
-        if turned:
-            for w in pdfplumber.utils.extract_words(upright):
-                out.append((w["text"], (w["x0"] + w["x1"]) / 2 * k, (w["top"] + w["bottom"]) / 2 * k, True))
-            # group turned characters by line, read right to left
-            rows: dict[int, list] = {}
-            for c in turned:
-                rows.setdefault(round(c["top"]), []).append(c)
-            for row in rows.values():
-                row.sort(key=lambda c: -c["x0"])
-                word: list = []
-                for c in row + [None]:
-                    if c is None or (word and word[-1]["x0"] - c["x1"] > 2):
-                        if word:
-                            x0 = min(ch["x0"] for ch in word)
-                            x1 = max(ch["x1"] for ch in word)
-                            out.append(("".join(ch["text"] for ch in word), (x0 + x1) / 2 * k,
-                                        sum((ch["top"] + ch["bottom"]) / 2 for ch in word) / len(word) * k, False))
-                        word = []
-                    if c is not None and c["text"].strip():
-                        word.append(c)
+        for c in pdf.pages[index].chars:
+            if not c["text"].strip():
+                continue
+            x, y = (c["x0"] + c["x1"]) / 2 * k, (c["top"] + c["bottom"]) / 2 * k
+            for key, box in boxes.items():
+                if box.contains(x, y):
+                    found[key].append((c, x, y))
+    out = {}
+    for key, chars in found.items():
+        if not chars:
+            out[key] = ("", None)
+            continue
+        a, b = chars[0][0]["matrix"][:2]
+        turns = round(math.degrees(math.atan2(b, a)) / 90) % 4
+        # along the writing direction (y grows downwards here, upwards in the PDF)
+        chars.sort(key=lambda t: t[1] * a - t[2] * b)
+        out[key] = ("".join(c["text"] for c, _, _ in chars), turns)
     return out
 
 

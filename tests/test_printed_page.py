@@ -19,7 +19,7 @@ from PIL import Image
 from generator.build import BuildOptions, build_game
 from model.sheets import load_project
 
-from printed import SLUG, Box, Page, markers, mark_lines, marker_game, page_count, union, words
+from printed import SLUG, Box, Page, markers, mark_lines, marker_game, page_count, texts, union
 
 TOL = 0.35  # mm: two pixels at 150 dpi
 OFFSET = {"a4-long-offset": (1.5, -2.0), "letter-short-offset": (-1.0, 2.5)}
@@ -69,6 +69,24 @@ def _expected_back(front: Box, page: Page, duplex: str, offset=(0.0, 0.0)) -> Bo
     return Box(b.x0 + dx, b.y0 + dy, b.x1 + dx, b.y1 + dy)
 
 
+CLOCKWISE = ["top-left", "top-right", "bottom-right", "bottom-left"]
+TURN_OVER = {"vertical": {"top-left": "top-right", "top-right": "top-left", "bottom-left": "bottom-right",
+                          "bottom-right": "bottom-left"},
+             "horizontal": {"top-left": "bottom-left", "bottom-left": "top-left", "top-right": "bottom-right",
+                            "bottom-right": "top-right"}}
+
+
+def back_corner(front_corner: str, over: str) -> str:
+    """Where a back's top-left corner must be seen on its page, given where its front's is:
+    turned over sideways, a card's back has its top-left corner behind the front's top-right
+    one, the corner that follows the top-left one clockwise (whichever way the front is turned on
+    the page, turning keeps that order); the sheet, turned over its vertical axis (long-edge
+    duplex, a fold down the middle) or its horizontal one (short edge, a fold across), shows
+    that corner of the page at the mirrored corner."""
+    after = CLOCKWISE[(CLOCKWISE.index(front_corner) + 1) % 4]
+    return TURN_OVER[over][after]
+
+
 @pytest.mark.parametrize("name", DUPLEX)
 def test_every_back_lies_exactly_behind_its_own_front(name, build):
     path, pages, found = build(name)
@@ -83,7 +101,6 @@ def test_every_back_lies_exactly_behind_its_own_front(name, build):
         if not fronts:
             continue
         assert i % 2 == 0, f"{name}: fronts on page {i + 1}, the back side of a sheet"
-        assert all(f.upright for f in fronts.values()), f"{name}: a front not upright on page {i + 1}"
         for (deck, ident, _), front in fronts.items():
             key = (deck, ident, "back")
             if key not in CATALOGUE:
@@ -96,27 +113,24 @@ def test_every_back_lies_exactly_behind_its_own_front(name, build):
             assert back.trim.close_to(want, TOL), f"{name}: back of {ident} at {back.trim}, its front's at {want}"
             art = _expected_back(front.art, page, duplex, offset)
             assert back.art.close_to(art, TOL), f"{name}: back artwork of {ident} at {back.art}, expected {art}"
-            # turned over the long edge a back is upright; over the short edge it is turned
-            # 180 degrees, so that it is upright when the card is turned over sideways
-            if duplex == "short":
-                assert back.turned, f"{name}: back of {ident} is {back.corner}, not turned 180 degrees"
-            else:
-                assert back.upright, f"{name}: back of {ident} is {back.corner}, not upright"
+            # upright when the card is turned over sideways: with an upright front, a back turned over
+            # the long edge is upright on its page, one turned over the short edge is upside down
+            want_corner = back_corner(front.corner, "horizontal" if duplex == "short" else "vertical")
+            assert back.corner == want_corner, f"{name}: back of {ident} has its top-left corner at its " \
+                                               f"{back.corner}, its front's at its {front.corner}; expected {want_corner}"
             checked += 1
     assert checked == sum(1 for k in CATALOGUE if k[2] == "back")
 
 
-@pytest.mark.parametrize("name", DUPLEX)
+@pytest.mark.parametrize("name", DUPLEX + ["a4-gutterfold"])
 def test_each_design_carries_its_own_id_where_its_colours_are(name, build):
     path, pages, found = build(name)
     for i, on_page in enumerate(found):
-        texts = words(path, i)
-        for f in on_page.values():
-            hits = [t for t in texts if t[0] == f.marker.text]
-            assert len(hits) == 1, f"{name} page {i + 1}: {f.marker.text} found {len(hits)} times"
-            text, x, y, upright = hits[0]
-            assert f.trim.contains(x, y), f"{name} page {i + 1}: {text} at ({x:.1f}, {y:.1f}) outside {f.trim}"
-            assert upright == (not f.turned)
+        read = texts(path, i, {key: f.trim for key, f in on_page.items()})
+        for key, f in on_page.items():
+            text, turns = read[key]
+            assert text == f.marker.text, f"{name} page {i + 1}: {f.marker.text}'s trim box holds '{text}'"
+            assert turns == f.turns, f"{name} page {i + 1}: {text} turned {turns} quarters, its colours {f.turns}"
 
 
 def _groups(on_page: dict) -> list[list]:
@@ -202,11 +216,11 @@ def test_gutterfold_puts_each_back_where_the_fold_lays_it_on_its_front(name, bui
         assert fold != "no fold", f"{name} p{i + 1}: the backs are not the mirror image of their fronts"
         page = pages[i]
         for front, back in pairs:
-            assert front.upright
-            # folded down the middle a back turns over sideways (upright); folded across it turns over
-            # its top edge, so it is drawn turned 180 degrees to be upright when the card is turned sideways
-            assert back.upright if fold == "down" else back.turned, \
-                f"{name} p{i + 1}: back of {front.marker.id} is {back.corner} on a page folded {fold}"
+            # folded down the middle a back turns over like a page of a book (as over the long edge);
+            # folded across, like a sheet turned over its short edge
+            want = back_corner(front.corner, "vertical" if fold == "down" else "horizontal")
+            assert back.corner == want, f"{name} p{i + 1}: back of {front.marker.id} has its top-left corner " \
+                                        f"at {back.corner}, its front's at {front.corner}, folded {fold}"
         # the dashed fold line is printed halfway between each front and its back
         f, b = pairs[0]
         if fold == "down":
