@@ -52,7 +52,7 @@ def test_build_writes_both_pdfs_and_a_summary(data, tmp_path):
     assert f"wrote {out / SLUG / f'{SLUG}-cards.pdf'}" in output
     row = next(line for line in output.splitlines() if line.startswith("│ " + SLUG))
     ref_pages = len(pypdf.PdfReader(out / SLUG / f"{SLUG}-reference.pdf").pages)
-    assert [c.strip() for c in row.split("│")[2:6]] == ["128", "92", str(29 + ref_pages), "0"]
+    assert [c.strip() for c in row.split("│")[2:6]] == ["128", "92", str(30 + ref_pages), "0"]
 
 
 def test_build_letter_and_duplex_none(data, tmp_path):
@@ -61,10 +61,10 @@ def test_build_letter_and_duplex_none(data, tmp_path):
     assert code == 0, output
     cards = pypdf.PdfReader(out / SLUG / f"{SLUG}-cards.pdf")
     backs = pypdf.PdfReader(out / SLUG / f"{SLUG}-backs.pdf")
-    # Letter holds 3 x 2 poker cards inside the 4 mm printer margin: victims 64 -> 11 sheets, police 18 -> 3,
-    # founders 4 -> 1, goals 18 -> 3; tokens and player aids one sheet each
-    assert len(cards.pages) == 11 + 3 + 1 + 3 + 1 + 1
-    assert len(backs.pages) == 11 + 3 + 1 + 3 + 1
+    # Letter holds 2 x 3 poker cards (turned, with their full bleed): victims, police, founders and goals,
+    # 104 cards, share 18 sheets; 4 player aids (2 a sheet) 2 sheets; tokens one; no blank pages without duplex
+    assert len(cards.pages) == 18 + 2 + 1
+    assert len(backs.pages) == 18 + 2
     assert float(cards.pages[0].mediabox.height) == pytest.approx(279.4 * 72 / 25.4, abs=0.01)
 
 
@@ -103,7 +103,7 @@ def test_a_designers_own_game_builds_without_code(tmp_path):
     code, output = run("build", "--data", example, "--out", out)
     assert code == 0, output
     reader = pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-cards.pdf")
-    assert len(reader.pages) == 6  # 12 relics on two sheets, 2 curses on a third; each followed by its backs
+    assert len(reader.pages) == 4  # 12 relics and 2 curses (one back) share two sheets; each followed by its backs
     assert "Golden Scarab" in reader.pages[0].extract_text()
     ref = "\n".join(p.extract_text() for p in pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-reference.pdf").pages)
     assert "Relics: 4 designs, 12 components (rulebook: 12, matches)" in ref

@@ -75,7 +75,7 @@ def test_component_sizes(game):
         assert net.width + 2 <= size.width <= net.width + 8
         assert net.height + 2 <= size.height <= net.height + 8
         for page in ("a4", "letter"):
-            assert grid(page, size.width, size.height, 0).per_page >= 5
+            assert grid(page, size.width, size.height, 0, marks=False).per_page >= 5
     assert (decks["cue"].size.width, decks["cue"].size.height) == (63.5, 88.9)
     assert decks["cue"].back == "cue-back.svg.j2"
     token = decks["turn"].size
@@ -168,20 +168,23 @@ def test_cards_pdf(built):
     result, folder = built
     assert not result.warnings
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
-    # one page per net size, cue fronts + backs, the single-sided token
-    assert len(reader.pages) == 6
+    # the cue cards' fronts and backs; then the single-sided sheets, each with a blank back: one per net size,
+    # the turn token
+    assert len(reader.pages) == 2 + 2 * 4
     text = [page.extract_text() for page in reader.pages]
-    for i, size in enumerate(("LARGE", "MEDIUM", "SMALL")):
+    assert "YOUR STARTING COLOUR" in text[0] and all(c.upper() in text[0] for c in COLORS)
+    assert "Knock-out bonus" in text[1] and "backs" in text[1]
+    for i, size in zip((2, 4, 6), ("LARGE", "MEDIUM", "SMALL")):
         for color in COLORS:
             assert f"{color.upper()} {size}" in text[i]
         assert "GLUE" in text[i]
-    assert "YOUR STARTING COLOUR" in text[3] and all(c.upper() in text[3] for c in COLORS)
-    assert "Knock-out bonus" in text[4] and "backs" in text[4]
-    assert "TURN" in text[5]
-    # TrimBox: the union of the slots of a page
-    for page, (w, h, bleed) in zip(reader.pages, [(91, 54, 0), (73, 44, 0), (55, 34, 0), (63.5, 88.9, 3),
-                                                   (63.5, 88.9, 3), (60, 60, 2)]):
-        sheet = grid("a4", w, h, bleed)
+        assert "blank" in text[i + 1] and size not in text[i + 1]
+    assert "TURN" in text[8]
+    # TrimBox: the union of the filled slots of a page
+    for page, (w, h, bleed, n, crop) in zip(reader.pages[::2], [(63.5, 88.9, 3, 5, True), (91, 54, 0, 5, False),
+                                                                 (73, 44, 0, 5, False), (55, 34, 0, 5, False),
+                                                                 (60, 60, 2, 1, True)]):
+        sheet = grid("a4", w, h, bleed, marks=crop).part(n)
         box = [float(v) / MM for v in page.trimbox]
         t = sheet.trim_box
         assert box == pytest.approx([t.x, t.y, t.right, t.top], abs=0.01)
@@ -199,5 +202,5 @@ def test_reference_pdf(built):
 def test_letter_pages(game, tmp_path):
     build_game(game, BuildOptions(page="letter", out=tmp_path))
     reader = pypdf.PdfReader(tmp_path / SLUG / f"{SLUG}-cards.pdf")
-    assert len(reader.pages) == 6
+    assert len(reader.pages) == 10
     assert float(reader.pages[0].mediabox.width) == pytest.approx(215.9 * MM, abs=0.01)
