@@ -68,6 +68,44 @@ def test_build_letter_and_duplex_none(data, tmp_path):
     assert float(cards.pages[0].mediabox.height) == pytest.approx(279.4 * 72 / 25.4, abs=0.01)
 
 
+def test_build_only_some_components_writes_them_with_their_backs(data, tmp_path):
+    out = tmp_path / "out"
+    code, output = run("build", "--data", data, "--out", out, "--only", "g01,police", "--only", "t-reset")
+    assert code == 0, output
+    assert sorted(p.name for p in (out / SLUG).iterdir()) == [f"{SLUG}-selected.pdf"]  # no reference, no full deck
+    reader = pypdf.PdfReader(out / SLUG / f"{SLUG}-selected.pdf")
+    # g01 and the 18 police share 3 sheets of 8 poker cards, then the 9 reset tokens: 4 sheets, 8 pages
+    assert len(reader.pages) == 8
+    text = [p.extract_text() for p in reader.pages]
+    assert "Penny Pincher" in text[0] and "Lawn Lover" not in " ".join(text)
+    assert "backs, flip on long edge" in text[1] and "SMART-ASS" in text[1]
+    assert "Tokens · fronts" in text[6] and "blank" in text[7]
+    code, output = run("build", "--data", data, "--out", out, "--only", "g01,zz9")
+    assert code == 2 and "no component with the id 'zz9' in pyramid-scheme" in output
+    assert sorted(p.name for p in (out / SLUG).iterdir()) == [f"{SLUG}-selected.pdf"]
+
+
+def test_build_on_other_paper_with_less_bleed_or_shared_cut_lines(data, tmp_path):
+    code, output = run("build", "--data", data, "--out", tmp_path / "a3", "--page", "a3")
+    assert code == 0, output
+    page = pypdf.PdfReader(tmp_path / "a3" / SLUG / f"{SLUG}-cards.pdf").pages[0]
+    assert [round(float(v) * 25.4 / 72, 1) for v in page.mediabox[2:]] == [297.0, 420.0]
+    assert "a3: 16 per page (4 x 4), the full 3 mm bleed kept on every side" in output
+    code, output = run("build", "--data", data, "--out", tmp_path / "custom", "--page", "200x250", "--bleed", "1.5")
+    assert code == 0, output
+    page = pypdf.PdfReader(tmp_path / "custom" / SLUG / f"{SLUG}-reference.pdf").pages[0]
+    assert [round(float(v) * 25.4 / 72, 1) for v in page.mediabox[2:]] == [200.0, 250.0]
+    assert "200 x 250 mm: 6 per page" in output and "of the 3 mm bleed kept on every side" in output
+    code, output = run("build", "--data", data, "--out", tmp_path / "shared", "--layout", "shared")
+    assert code == 0 and "a4: 9 per page (3 x 3), neighbours share their cut lines" in output
+    assert "shared cut lines" in output  # the summary's title says how it was laid out
+    for bad, message in ((("--page", "a5"), "unknown page size 'a5'"), (("--page", "10x300"), "out of range"),
+                         (("--bleed", "-1"), "-1")):
+        code, output = run("build", "--data", data, "--out", tmp_path / "bad", *bad)
+        assert code == 2 and message in output, output
+    assert not (tmp_path / "bad").exists()
+
+
 def test_build_refuses_bad_options_and_input(data, tmp_path):
     out = tmp_path / "out"
     code, output = run("build", "--data", data, "--out", out, "--back-offset", "1mm")

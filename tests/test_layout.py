@@ -183,7 +183,7 @@ def test_page_sizes_by_name_and_in_millimetres():
     assert page_size("Letter") == (215.9, 279.4) and page_name("Letter") == "letter"
     with pytest.raises(LayoutError, match="out of range"):
         page_size("20x280")
-    # an A3 sheet holds twice an A4 one of poker cards (4 x 4, turned), a custom size what fits
+    # an A3 sheet holds twice an A4 one of poker cards (4 x 4 upright), a custom size what fits
     assert grid("a3", *POKER).per_page == 16
     # 200 x 150 mm: a 192 x 139 mm grid area holds 2 upright (2 * 69.5 + 5 = 144), 1 turned (194.8 > 192)
     assert (grid("200x150", *POKER).per_page, grid("200x150", *POKER).turned) == (2, False)
