@@ -9,6 +9,7 @@ for the generator's.
 COMMANDS = {
     "check": "check",
     "build": "build",
+    "calibrate": "calibrate",
     "validate": "validate",
     "export": "export",
     "watch": "watch",
