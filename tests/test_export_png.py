@@ -162,10 +162,16 @@ def test_the_export_command_writes_pictures_and_removes_stale_ones(tmp_path):
                                        "--dpi", "40", "--trim"])
     assert result.exit_code == 0, result.output
     files = sorted(p.name for p in (out / SLUG / "png").iterdir())
-    # a front per design, a back for all but the 4 token designs, the manifest
-    assert len(files) == 92 + 88 + 1
+    # a front per design; a back per distinct back: 64 victims', the police's, 4 founders', one for the 18 goals,
+    # the aid's (the 4 token designs have none); the manifest
+    assert len(files) == 92 + (64 + 1 + 4 + 1 + 1) + 1
+    assert f"{SLUG}-goal-back.png" in files and not any(f.startswith(f"{SLUG}-goal-g-") and f.endswith("-back.png")
+                                                         for f in files)
     assert not stale.exists() and keep.read_bytes() == b"pdf"
-    assert f"wrote 181 files to {out / SLUG / 'png'}" in result.output
+    assert f"wrote 164 files to {out / SLUG / 'png'}" in result.output
+    rows = list(csv.DictReader((out / SLUG / "png" / "manifest.csv").open(encoding="utf-8")))
+    goal = next(r for r in rows if r["file"] == f"{SLUG}-goal-back.png")
+    assert goal["component"] == "Goals (back)" and goal["copies"] == "18" and len(goal["id"].split()) == 18
 
 
 @pytest.mark.parametrize("args,message", [

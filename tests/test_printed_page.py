@@ -291,8 +291,21 @@ def test_every_tabletop_simulator_cell_shows_its_own_cards_picture(game):
             picture = np.asarray(scaled).astype(int)
         return float(np.abs(cell_pixels - picture).mean())
 
+    def compare(got, deck, ident, side):
+        own = pictures[f"{SLUG}-{deck}-{ident}-{side}.png"]
+        mine = difference(got, own)
+        assert mine < 6, f"TTS {side} of {ident} differs from its PNG by {mine:.1f}"
+        others = [difference(got, pic) for name, pic in pictures.items()
+                  if name != f"{SLUG}-{deck}-{ident}-{side}.png" and pic.shape == own.shape]
+        assert min(others) > mine, f"TTS {side} of {ident} looks like another card"
+
     checked = 0
     for obj in save["ObjectStates"]:
+        if obj["Name"] == "Custom_Tile":  # a round component: its own picture, not a cell
+            deck, ident = obj["GMNotes"].split("/")
+            compare(images[Path(obj["CustomImage"]["ImageURL"]).name], deck, ident, "front")
+            checked += 1
+            continue
         for card in cards(obj):
             deck, ident = card["GMNotes"].split("/")
             number, slot = divmod(card["CardID"], 100)
@@ -301,12 +314,6 @@ def test_every_tabletop_simulator_cell_shows_its_own_cards_picture(game):
             if entry["UniqueBack"] and (deck, ident, "back") in CATALOGUE:
                 sides.append(("back", entry["BackURL"]))
             for side, url in sides:
-                got = cell(images[Path(url).name], entry, slot)
-                own = pictures[f"{SLUG}-{deck}-{ident}-{side}.png"]
-                mine = difference(got, own)
-                assert mine < 6, f"TTS {side} cell of {ident} differs from its PNG by {mine:.1f}"
-                others = [difference(got, pic) for name, pic in pictures.items()
-                          if name != f"{SLUG}-{deck}-{ident}-{side}.png" and pic.shape == own.shape]
-                assert min(others) > mine, f"TTS {side} cell of {ident} looks like another card"
+                compare(cell(images[Path(url).name], entry, slot), deck, ident, side)
                 checked += 1
     assert checked >= sum(1 for k in CATALOGUE if k[2] == "front")
