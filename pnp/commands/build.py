@@ -11,7 +11,7 @@ from rich.table import Table
 from generator.build import BuildOptions
 from generator.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
 
-from ..console import err, out, progress_bar, report_problems
+from ..console import err, out, progress_bar
 from ..options import data_option, expansion_option, explicit, out_option, page_option
 
 
@@ -55,11 +55,10 @@ def parse_offset(value: str) -> tuple[float, float]:
 @click.pass_context
 def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, only, printer_margin, proof, expansions,
           no_cache):
-    """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf."""
-    from generator.build import build_games
-    from generator.diskcache import DiskCache, cache_folder
-    from model.sheets import load_project
+    """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf.
 
+    A build whose sheets, templates, options and earlier PDFs are all unchanged writes
+    nothing and says the PDFs are up to date (--no-cache builds them again)."""
     start = time.perf_counter()
     ids = tuple(dict.fromkeys(i.strip() for value in only for i in value.split(",") if i.strip()))
     if only and not ids:
@@ -69,19 +68,48 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
             if explicit(ctx, name):
                 raise click.UsageError(f"{flag} does not apply to --layout gutterfold: fronts and backs share a page")
     offset = parse_offset(back_offset)
+    out_dir = out_dir or (data / "output")
+    said: list[str] = []  # the warning lines, said again by a build that finds the PDFs up to date
+
+    def say(line: str, style: str | None = None) -> None:
+        if line.startswith("warning"):
+            said.append(line)
+        err.print(line, style=style, markup=False, highlight=False)
+
+    record = None
+    if not no_cache:
+        from generator import uptodate
+
+        options = {"page": page, "duplex": duplex, "back_offset": offset, "layout": layout, "bleed": bleed,
+                   "only": ids, "printer_margin": printer_margin, "proof": proof, "expansions": expansions}
+        record = (uptodate.command_key(data, out_dir, tuple(games), options), uptodate.inputs_digest(data))
+        found = uptodate.unchanged(out_dir, *record)
+        if found is not None:
+            for line in found["lines"]:
+                err.print(line, style="yellow", markup=False, highlight=False)
+            n = len(found["files"])
+            out.print(f"The PDFs are up to date: nothing they are made from changed since they were built ({n} "
+                      f"file{'s' if n != 1 else ''} in {out_dir}); --no-cache builds them again.", markup=False,
+                      highlight=False)
+            out.print(f"Done in {time.perf_counter() - start:.2f} s.")
+            return
+    from generator.build import build_games
+    from generator.diskcache import DiskCache, cache_folder
+    from model.sheets import load_project
+
     project = load_project(data, list(games) or None)
-    report_problems(project.warnings)
+    for p in project.warnings:
+        say(f"warning {p}", "yellow")
     if not games:
         for slug in project.drop_empty():
             err.print(f"skipped {slug}: no rows in the sheets yet")
     boxes = project.select_expansions(expansions, strict=bool(games))
-    out_dir = out_dir or (data / "output")
     targets = (("pdf-sheets",) if ids else BuildOptions.targets) + (("proof",) if proof else ())
     chosen = project.games
     if ids:
         chosen = {slug: g for slug, g in project.games.items() if any(c.id in ids for c in g.select(boxes[slug]))}
-        found = {c.id for g in chosen.values() for c in g.select(boxes[g.slug])}
-        missing = [i for i in ids if i not in found]
+        present = {c.id for g in chosen.values() for c in g.select(boxes[g.slug])}
+        missing = [i for i in ids if i not in present]
         if missing:
             raise click.BadParameter(f"no component with the id {', '.join(repr(i) for i in missing)} in "
                                      f"{', '.join(project.games) or 'any game'}", param_hint="--only")
@@ -96,9 +124,10 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         results = build_games(jobs, workers=os.cpu_count() or 1, done=lambda r: progress.advance(task, 1),
                               cache=cache)
     for r in results:
-        report_problems(r.warnings)
+        for p in r.warnings:
+            say(f"warning {p}", "yellow")
         for note in r.notes:
-            err.print(f"note {r.game}: {note}", highlight=False)
+            say(f"note {r.game}: {note}")
     how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}" + (", shared cut lines" if layout == "shared"
                                                                               else "")
     table = Table(title=f"pnp build ({page}, {how}, printer margin {printer_margin:g} mm)", title_justify="left")
@@ -111,5 +140,6 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
     for r in results:
         for f in r.files:
             out.print(f"wrote {f}")
+    if record is not None and results:
+        uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said)
     out.print(f"Done in {time.perf_counter() - start:.2f} s.")
-
