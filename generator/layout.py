@@ -420,6 +420,31 @@ def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> 
     return marks, cuts
 
 
+# ------------------------------------------------------------------ stacked sheets
+def moved(slot: Slot, dy: float) -> Slot:
+    """A slot moved up by ``dy`` mm."""
+    return replace(slot, trim=Rect(slot.trim.x, round(slot.trim.y + dy, 4), slot.trim.w, slot.trim.h),
+                   clip=Rect(slot.clip.x, round(slot.clip.y + dy, 4), slot.clip.w, slot.clip.h))
+
+
+def stack_bands(parts: list[Sheet], gap: float = MIN_GUTTER) -> list[list[tuple[int, float]]]:
+    """Pages for partly filled sheets of components whose templates draw their own cut lines
+    (no crop marks run across the page): each sheet's filled rows are a band, and bands go one
+    under another from the top of the grid area, ``gap`` apart, a new page when the next does
+    not fit.  Returns, per page, (index in ``parts``, how far up to move that band)."""
+    pages: list[list[tuple[int, float]]] = []
+    cursor = None
+    for i, part in enumerate(parts):
+        band = _union(s.clip for s in part.slots)
+        area = part.area
+        if cursor is None or cursor - band.h < area.y - 1e-9:
+            pages.append([])
+            cursor = area.top
+        pages[-1].append((i, round(cursor - band.top, 4)))
+        cursor -= band.h + gap
+    return pages
+
+
 # ------------------------------------------------------------------ gutterfold
 def _mirror_x(r: Rect, fold: float) -> Rect:
     return Rect(round(2 * fold - r.right, 4), r.y, r.w, r.h)

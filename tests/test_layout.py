@@ -200,3 +200,19 @@ def test_backs_page_marks_stay_outside_the_backs(duplex):
     # every back trim line is marked: the marks move with the backs
     xs = {round(x, 4) for b in backs for x in (b.trim.x, b.trim.right)}
     assert {m.x0 for m in marks if m.x0 == m.x1} == xs
+
+
+def test_bands_of_several_sizes_stack_from_the_top_and_turn_the_page_when_full():
+    from generator.layout import stack_bands
+
+    large = grid("a4", 91, 54, 0, marks=False).part(5)  # 3 rows: 162 mm
+    medium = grid("a4", 73, 44, 0, marks=False).part(5)  # 3 rows: 132 mm
+    small = grid("a4", 55, 34, 0, marks=False).part(5)  # one row, turned: 55 mm
+    # the grid area is 286 mm high (7 to 293): 162 + 2 + 132 does not fit, 132 + 2 + 55 does
+    pages = stack_bands([large, medium, small])
+    assert [[i for i, _ in page] for page in pages] == [[0], [1, 2]]
+    (_, dy0), = pages[0]
+    assert max(s.trim.top for s in large.slots) + dy0 == approx(293)
+    (_, dy1), (_, dy2) = pages[1]
+    assert max(s.trim.top for s in medium.slots) + dy1 == approx(293)
+    assert max(s.trim.top for s in small.slots) + dy2 == approx(293 - 132 - MIN_GUTTER)

@@ -19,11 +19,11 @@ the file is ``<game>-selected.pdf``: just those components, with their backs.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..designs import RenderedDesign, RenderedGame
-from ..layout import PRINTER_MARGIN, Sheet, back_sheet, grid, gutterfold, sheet_notes
+from ..layout import PRINTER_MARGIN, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes, stack_bands
 from ..pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
@@ -90,6 +90,52 @@ def sheet_groups(rendered: RenderedGame, opts: SheetOptions) -> list[SheetGroup]
     return [g for g in groups if g.back] + [g for g in groups if not g.back]
 
 
+@dataclass
+class PlannedSheet:
+    """One sheet to print: its filled slots (``sheet.slots``, and ``back_slots`` folded) in the
+    order of the copies they hold."""
+
+    sheet: Sheet
+    copies: list[tuple[object, RenderedDesign]]
+    back: bool
+    folded: bool
+    crop: bool
+
+
+def _stackable(group: SheetGroup) -> bool:
+    """Sheets of single-sided components whose templates draw their own cut lines (fold-up nets)
+    may hold several sizes, one band under another: no crop mark runs across them."""
+    return not group.back and not group.decks[0].crop_marks
+
+
+def planned_sheets(groups: list[SheetGroup]) -> list[PlannedSheet]:
+    """Every sheet, in the groups' order; the partly filled sheets of stackable groups of one
+    bleed share pages, one band under another (where the first of those groups comes)."""
+    out: list[PlannedSheet | float] = []
+    stacks: dict[float, list] = {}  # bleed -> [(its sheet filled so far, the copies)]
+    for g in groups:
+        parts = chunks(g.copies, g.sheet.per_page)
+        if not _stackable(g):
+            out += [PlannedSheet(g.sheet.part(len(p)), p, g.back, g.folded, g.decks[0].crop_marks) for p in parts]
+            continue
+        if g.sheet.bleed not in stacks:
+            stacks[g.sheet.bleed] = []
+            out.append(g.sheet.bleed)  # where this stack's pages go
+        stacks[g.sheet.bleed] += [(g.sheet.part(len(p)), p) for p in parts]
+    done: list[PlannedSheet] = []
+    for item in out:
+        if isinstance(item, PlannedSheet):
+            done.append(item)
+            continue
+        parts = stacks[item]
+        for page in stack_bands([sheet for sheet, _ in parts]):
+            first = parts[page[0][0]][0]
+            slots = [moved(slot, dy) for i, dy in page for slot in parts[i][0].slots]
+            done.append(PlannedSheet(replace(first, slots=slots, back_slots=[], marks=[], cut_lines=[]),
+                                     [c for i, _ in page for c in parts[i][1]], False, False, False))
+    return done
+
+
 def _placement(slot, key: str, deck, opts: SheetOptions) -> Placement:
     return Placement(slot, key, deck.size.shape, tuple(opts.boxes.get(key, ())) if opts.proof else ())
 
@@ -106,9 +152,9 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
     groups = sheet_groups(rendered, opts)
     separate = opts.duplex == "none" and opts.layout != "gutterfold"
     paired = not separate and opts.layout != "gutterfold"  # every sheet two pages
-    sheets = [(g, part) for g in groups for part in chunks(g.copies, g.sheet.per_page)]
+    sheets = planned_sheets(groups)
     total = sum(2 if paired else 1 for _ in sheets)
-    total_backs = sum(1 for g, _ in sheets if g.back) if separate else 0
+    total_backs = sum(1 for s in sheets if s.back) if separate else 0
     if notes is not None:
         for g in groups:
             size = g.decks[0].size
@@ -120,22 +166,22 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
     digest = rendered.content_hash
     flip = FLIP_LABELS[opts.duplex]
     pages_of: dict[str, int] = {}
-    for group, part in sheets:
-        sheet = group.sheet.part(len(part))
+    for planned in sheets:
+        sheet, part = planned.sheet, planned.copies
         labels = _labels(part)
-        crop = group.decks[0].crop_marks
         for name in dict.fromkeys(deck.name for deck, _ in part):
             pages_of[name] = pages_of.get(name, 0) + 1
-        if group.folded:
+        if planned.folded:
             places = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
             places += [_placement(sheet.back_slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
             joined.append(Page(sheet, places, f"{title} · {labels} · fronts and backs, fold on the dashed "
-                                              f"line · page {len(joined) + 1}/{total} · {digest}", crop, opts.proof))
+                                              f"line · page {len(joined) + 1}/{total} · {digest}", planned.crop,
+                               opts.proof))
             continue
         fronts = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
         joined.append(Page(sheet, fronts, f"{title} · {labels} · fronts · page {len(joined) + 1}/{total}"
-                                          f" · {digest}", crop, opts.proof))
-        if not group.back:
+                                          f" · {digest}", planned.crop, opts.proof))
+        if not planned.back:
             if paired:  # the other side of the sheet stays blank
                 n = len(joined) + 1
                 joined.append(Page(back_sheet(sheet, opts.duplex, opts.back_offset), [],
@@ -145,7 +191,7 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
         turned = back_sheet(sheet, opts.duplex, opts.back_offset)
         backs = [_placement(turned.slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
         pages, n, of = (backs_only, len(backs_only) + 1, total_backs) if separate else (joined, len(joined) + 1, total)
-        pages.append(Page(turned, backs, f"{title} · {labels} · {flip} · page {n}/{of} · {digest}", crop,
+        pages.append(Page(turned, backs, f"{title} · {labels} · {flip} · page {n}/{of} · {digest}", planned.crop,
                           opts.proof))
     stats = []
     for name, items in rendered.decks().items():
