@@ -4,7 +4,7 @@ text) built by pnp and by board-game-factory 0.3.0 (the PyPI package
 fastest Python peer found), side by side in one run.
 
     pip install board-game-factory==0.3.0   # into the same venv, to compare
-    python bench/peer.py [--repeat N]
+    python bench/peer.py [--repeat N] [--old DIR]
 
 Each figure is the best of N fresh processes (imports included), the two tools
 alternating so that a busy machine slows both alike:
@@ -20,7 +20,9 @@ alternating so that a busy machine slows both alike:
   unchanged rebuild is the same work again).
 
 The speed-ups printed are board-game-factory's time over pnp's (goals: 5x with
-an empty cache, 10x for an unchanged rebuild).
+an empty cache, 10x for an unchanged rebuild).  With ``--old DIR`` (a checkout of
+an earlier commit, e.g. ``git worktree add /tmp/old main``) the same three pnp
+builds also run with that code, in the same rounds.
 """
 
 from __future__ import annotations
@@ -110,11 +112,12 @@ def pnp_data(dest: Path, cards: list[dict]) -> Path:
     return dest
 
 
-def pnp_build(data: Path, out: Path, expect: str = "wrote") -> float:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def pnp_build(data: Path, out: Path, expect: str = "wrote", code: Path = REPO) -> float:
+    env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
+    # run in the code's folder: "python -m" puts the working folder first on the path
     done = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "--data", str(data), "--out", str(out)],
-                          env=env, capture_output=True, text=True, check=True)
+                          env=env, capture_output=True, text=True, check=True, cwd=code)
     took = time.perf_counter() - start
     if expect not in done.stdout:
         raise SystemExit(f"pnp build did not say {expect!r}:\n{done.stdout}")
@@ -144,6 +147,7 @@ def bgf_problem() -> str | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--old", type=Path, help="a checkout of earlier code to run beside this one")
     args = parser.parse_args()
     cards = rows()
     problem = bgf_problem()
@@ -153,24 +157,32 @@ def main() -> None:
         data = pnp_data(tmp / "data", cards)
         src = tmp / "cards.json"
         src.write_text(json.dumps([{**c, "hex": COLORS[c["color"]]} for c in cards]), encoding="utf-8")
-        times: dict[str, list[float]] = {"empty": [], "warm": [], "unchanged": [], "bgf": []}
+        times: dict[str, list[float]] = {"empty": [], "warm": [], "unchanged": [], "bgf": [], "old empty": [],
+                                         "old warm": [], "old unchanged": []}
         for n in range(args.repeat):
-            out = tmp / f"out-{n}"
-            times["empty"].append(pnp_build(data, out))
-            for pdf in (out / "peer").glob("*.pdf"):
-                pdf.unlink()  # the cache stays
-            times["warm"].append(pnp_build(data, out))
-            times["unchanged"].append(pnp_build(data, out, expect="up to date"))
+            for prefix, code in (("", REPO), ("old ", args.old)):
+                if code is None:
+                    continue
+                out = tmp / f"{prefix.strip() or 'new'}-{n}"
+                times[prefix + "empty"].append(pnp_build(data, out, code=code))
+                for pdf in (out / "peer").glob("*.pdf"):
+                    pdf.unlink()  # the cache stays
+                times[prefix + "warm"].append(pnp_build(data, out, code=code))
+                times[prefix + "unchanged"].append(pnp_build(data, out, "up to date" if not prefix else "",
+                                                             code=code))
             if problem is None:
                 times["bgf"].append(bgf_build(src, tmp / "bgf"))
         if problem is None:
             sheets = len(list((tmp / "bgf").glob("*.png")))
-            pages = len(list((tmp / f"out-0" / "peer").glob("*.pdf")))
+            pages = len(list((tmp / "new-0" / "peer").glob("*.pdf")))
         best = {k: min(v) for k, v in times.items() if v}
     print(f"{'120 poker cards':<44}{'wall s':>8}")
     print(f"{'pnp build, empty cache':<44}{best['empty']:>8.2f}")
     print(f"{'pnp build, warm cache (PDFs deleted)':<44}{best['warm']:>8.2f}")
     print(f"{'pnp build, unchanged (up to date)':<44}{best['unchanged']:>8.2f}")
+    if args.old:
+        for kind in ("empty", "warm", "unchanged"):
+            print(f"{'  earlier code, ' + kind:<44}{best['old ' + kind]:>8.2f}")
     if problem:
         print(f"board-game-factory comparison skipped: {problem}")
         return
@@ -178,6 +190,9 @@ def main() -> None:
     print(f"pnp ({pages} PDFs) is {best['bgf'] / best['empty']:.1f}x faster with an empty cache, "
           f"{best['bgf'] / best['warm']:.1f}x warm and {best['bgf'] / best['unchanged']:.1f}x for an unchanged "
           "rebuild (goals: 5x and 10x)")
+    if args.old:
+        print(f"the earlier code: {best['bgf'] / best['old empty']:.1f}x with an empty cache, "
+              f"{best['bgf'] / best['old unchanged']:.1f}x for an unchanged rebuild")
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 
