@@ -30,8 +30,8 @@ RECORD_FORMAT = 1
 KEPT = 16  # builds remembered per output folder (one per command and options)
 #: the libraries whose upgrade changes what is drawn
 LIBRARIES = ("reportlab", "svglib", "jinja2", "rl_accel")
-#: the project's packages whose code decides what a build writes
-CODE = ("generator", "model")
+#: the project's packages whose code decides what a build writes and the warnings it gives
+CODE = ("generator", "model", "validator", "pnp")
 
 
 def _digest(data: bytes) -> str:

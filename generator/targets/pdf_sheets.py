@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..designs import RenderedDesign, RenderedGame
-from ..layout import PRINTER_MARGIN, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes, stack_bands
+from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
+                      stack_bands)
 from ..pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
@@ -77,12 +78,15 @@ def sheet_groups(rendered: RenderedGame, opts: SheetOptions) -> list[SheetGroup]
         group = found.get(key)
         if group is None:
             folded = opts.layout == "gutterfold" and deck.back is not None
-            if folded:
-                sheet = gutterfold(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
-                                   keep=opts.bleed, marks=deck.crop_marks)
-            else:
-                sheet = grid(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
-                             keep=opts.bleed, shared=opts.layout == "shared", marks=deck.crop_marks)
+            try:
+                if folded:
+                    sheet = gutterfold(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
+                                       keep=opts.bleed, marks=deck.crop_marks)
+                else:
+                    sheet = grid(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
+                                 keep=opts.bleed, shared=opts.layout == "shared", marks=deck.crop_marks)
+            except LayoutError as exc:
+                raise LayoutError(f"deck '{name}': {exc}") from None
             group = found[key] = SheetGroup([], sheet, folded, [])
         group.decks.append(deck)
         group.copies += [(deck, d) for d in items for _ in range(d.count)]
