@@ -33,12 +33,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: the tests that guard the printed page (the page tests, whatever their file names, count too)
-PRINT = ("tests/test_pdf.py", "tests/test_layout.py", "tests/test_gutterfold.py", "tests/test_printable.py",
-         "tests/test_targets.py", "tests/test_all_games.py", "tests/test_*page*.py")
+PRINT = ("tests/test_printed_page.py", "tests/test_pdf.py", "tests/test_layout.py", "tests/test_gutterfold.py",
+         "tests/test_duplex.py", "tests/test_printable.py", "tests/test_targets.py", "tests/test_all_games.py",
+         "tests/test_*page*.py")
 #: the tests that guard text fitting
-TEXT = ("tests/test_text_on_page.py", "tests/test_pdf.py", "tests/test_all_games.py", "tests/test_*page*.py")
+TEXT = ("tests/test_text_on_page.py", "tests/test_pdf.py", "tests/test_microtext.py", "tests/test_all_games.py",
+        "tests/test_*page*.py")
 #: the tests that guard the exports
-EXPORT = ("tests/test_export_tts.py", "tests/test_export_png.py", "tests/test_targets.py", "tests/test_*page*.py")
+EXPORT = ("tests/test_printed_page.py", "tests/test_export_tts.py", "tests/test_export_png.py", "tests/test_targets.py",
+          "tests/test_*page*.py")
 REPORT = ("tests/validator/test_validator_charts.py", "tests/validator/test_validator_cli.py",
           "tests/validator/test_validator_drama.py")
 
@@ -80,10 +83,11 @@ MUTATIONS = [
     m("crop-marks-never-drawn", "crop marks and cut lines never drawn", "generator/pdf.py",
       "        if page.marks:\n", "        if False and page.marks:\n", listed=True),
     m("backs-on-front-slots", "the backs page laid out with the fronts' slots (no back mirrored)",
-      "generator/targets/pdf_sheets.py", "back_slots(sheet, opts.duplex, opts.back_offset), [],",
-      "list(sheet.slots), [],", listed=True),
-    m("backs-never-turned", "the 180° turn of short-edge backs and fold-across gutterfold backs ignored when "
-      "drawing", "generator/pdf.py", "            if s.rotation == 180:\n", "            if False:\n", listed=True),
+      "generator/layout.py", "    return replace(sheet, slots=back_slots(sheet, duplex, offset), back_slots=[],",
+      "    return replace(sheet, slots=list(sheet.slots), back_slots=[],", listed=True),
+    m("backs-never-turned", "the 180° turn of short-edge backs and fold-across gutterfold backs ignored",
+      "generator/layout.py", '    return (-rotation) % 360 if over == "vertical" else (180 - rotation) % 360\n',
+      "    return (-rotation) % 360\n", listed=True),
     m("fit-ignores-width", "text fitting ignores the line width (a 49 mm word 'fits' a 20 mm box)",
       "generator/text.py", "        too_wide = any(stringWidth(line, font, s) > width for line in lines)\n",
       "        too_wide = False\n", listed=True),
@@ -94,23 +98,25 @@ MUTATIONS = [
       "ax.bar([int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)",
       "ax.bar([int(k) for k in hist], [0 for _ in hist.values()], width=0.9, color=GREY)", listed=True),
 
-    # ---------------------------------------------------------------- layout
-    m("short-edge-not-turned", "short-edge backs not turned 180° (rows still mirrored)", "generator/layout.py",
-      "            rotation = 180\n", "            rotation = 0\n"),
-    m("fold-across-not-turned", "gutterfold backs folded across not turned 180°", "generator/layout.py",
-      "_mirror_y(s.clip, at), 180)", "_mirror_y(s.clip, at), 0)"),
+    # ---------------------------------------------------------------- backs
     m("short-edge-as-long", "short-edge backs mirrored like long-edge ones", "generator/layout.py",
-      '        if duplex == "short":\n            trim = Rect(s.trim.x, sheet.page_h - s.trim.top',
-      '        if False:\n            trim = Rect(s.trim.x, sheet.page_h - s.trim.top'),
+      '    if duplex == "short":\n        x, y = r.x, sheet.page_h - r.top\n',
+      '    if False:\n        x, y = r.x, sheet.page_h - r.top\n'),
     m("back-offset-ignored", "the back offset ignored", "generator/layout.py",
-      "    dx, dy = offset\n    out = []\n    for s in sheet.slots:",
-      "    dx, dy = 0.0, 0.0\n    out = []\n    for s in sheet.slots:"),
+      "    return Rect(round(x + dx, 4), round(y - dy, 4), r.w, r.h)\n", "    return Rect(round(x, 4), round(y, 4), r.w, r.h)\n"),
     m("back-offset-y-upside-down", "the back offset's y taken upwards instead of down", "generator/layout.py",
-      "        trim = Rect(round(trim.x + dx, 4), round(trim.y - dy, 4), trim.w, trim.h)",
-      "        trim = Rect(round(trim.x + dx, 4), round(trim.y + dy, 4), trim.w, trim.h)"),
-    m("back-offset-clip-forgotten", "the back offset moves the trim but not the artwork's clip",
-      "generator/layout.py", "        clip = Rect(round(clip.x + dx, 4), round(clip.y - dy, 4), clip.w, clip.h)",
-      "        clip = Rect(round(clip.x, 4), round(clip.y, 4), clip.w, clip.h)"),
+      "    return Rect(round(x + dx, 4), round(y - dy, 4), r.w, r.h)\n",
+      "    return Rect(round(x + dx, 4), round(y + dy, 4), r.w, r.h)\n"),
+    m("back-offset-clip-forgotten", "the back offset moves the trim but not the artwork's clip", "generator/layout.py",
+      "_turn_over(s.clip, sheet, duplex, offset)", "_turn_over(s.clip, sheet, duplex, (0.0, 0.0))"),
+    m("quarter-turned-backs-not-turned", "backs of components turned a quarter left upright on the page",
+      "generator/layout.py", "_turn_over(s.clip, sheet, duplex, offset), turned_back(s.rotation, over))",
+      "_turn_over(s.clip, sheet, duplex, offset), 180 if over == \"horizontal\" else 0)"),
+    m("gutterfold-back-turn-ignored", "gutterfold backs not turned as the fold turns them", "generator/layout.py",
+      "                             turned_back(s.rotation, fold)) for s in sheet.slots]",
+      "                             s.rotation) for s in sheet.slots]"),
+
+    # ---------------------------------------------------------------- layout
     m("marks-on-the-bleed", "crop marks start inside the bleed instead of beyond it", "generator/layout.py",
       "    top_start = bleed.top + MARK_GAP\n", "    top_start = bleed.top - 2.0\n"),
     m("marks-side-on-artwork", "left crop marks start on the artwork", "generator/layout.py",
@@ -118,15 +124,17 @@ MUTATIONS = [
     m("marks-missing-bottom", "no crop marks below the grid", "generator/layout.py",
       "        if bottom_start - bottom_end >= MIN_MARK - 1e-3:\n",
       "        if False:\n"),
-    m("gutter-too-wide", "gutters grow to four times the bleed", "generator/layout.py",
-      "    return round(min(2 * bleed, max(0.0, spare / (n - 1))), 4)",
-      "    return round(min(4 * bleed, max(0.0, spare / (n - 1))), 4)"),
     m("grid-not-centred", "the grid sits at the left of the printable area", "generator/layout.py",
       "    x0 = area.x + (area.w - grid_w) / 2\n", "    x0 = area.x + 0.0 * (area.w - grid_w)\n"),
+    m("gutter-too-narrow", "gutters only as wide as the minimum, whatever the bleed", "generator/layout.py",
+      "        gutter = 0.0 if shared else round(max(2 * e, min_gutter), 4)\n",
+      "        gutter = 0.0 if shared else round(min_gutter, 4)\n"),
+    m("left-bleed-cut-off", "the first column's left bleed cut off at the trim", "generator/layout.py",
+      "                ax.edge if c == 0 else ax.inner,\n", "                0.0 if c == 0 else ax.inner,\n"),
+    m("never-turned-a-quarter", "components never turned a quarter, even where that fits more", "generator/layout.py",
+      "    if turn is not False and (turn is True or abs(width - height) > 1e-9):\n", "    if turn is True:\n"),
     m("printer-margin-ignored", "artwork placed into the printer's unprintable margin", "generator/layout.py",
       "    area = area or _grid_area(page_w, page_h, m)\n", "    area = area or _grid_area(page_w, page_h, 0.0)\n"),
-    m("bleed-into-neighbour", "each component's bleed printed over its neighbour's", "generator/layout.py",
-      "                bleed if c == 0 else inner_x,\n", "                bleed,\n"),
     m("gutterfold-backs-not-mirrored", "gutterfold backs placed by translation, not mirrored", "generator/layout.py",
       "    return Rect(round(2 * fold - r.right, 4), r.y, r.w, r.h)",
       "    return Rect(round(r.x + fold - 4, 4), r.y, r.w, r.h)"),
@@ -139,11 +147,12 @@ MUTATIONS = [
       "                c.translate(s.trim.x * mm, s.trim.y * mm)\n"),
     m("fold-line-never-drawn", "gutterfold fold line never drawn", "generator/pdf.py",
       "        if sheet.folds:\n", "        if False:\n"),
-    m("footer-missing", "no footer on the pages", "generator/pdf.py",
-      "        c.drawCentredString(sheet.page_w / 2 * mm, (sheet.printer_margin + FOOTER_BASELINE) * mm, page.footer)\n",
-      "        pass\n"),
     m("trimbox-is-bleedbox", "the TrimBox written as the bleed box", "generator/pdf.py",
       "        c.setTrimBox(_box(sheet.trim_box))\n", "        c.setTrimBox(_box(sheet.bleed_box))\n"),
+    m("footer-missing", "no footer on the pages", "generator/pdf.py",
+      "        c.drawCentredString(sheet.page_w / 2 * mm, baseline * mm, page.footer)\n", "        pass\n"),
+    m("turn-ignored-when-drawing", "a slot's turn ignored when its design is drawn", "generator/pdf.py",
+      "            if s.rotation:  # turned about the middle of its trim box\n", "            if False:\n"),
     m("proof-overflow-not-outlined", "proofs do not outline text that did not fit", "generator/pdf.py",
       "        for x, y, w, h in p.boxes:\n", "        for x, y, w, h in ():\n"),
     m("marks-drawn-white", "crop marks drawn in white", "generator/pdf.py",
@@ -180,7 +189,7 @@ MUTATIONS = [
     m("png-trim-keeps-bleed", "png --trim keeps the bleed", "generator/targets/png.py",
       "                if options.trim:\n", "                if False:\n"),
     m("png-copies-wrong", "the png manifest counts one copy of everything", "generator/targets/png.py",
-      '"copies": design.count,', '"copies": 1,'),
+      '"copies": copies,', '"copies": 1,'),
 
     # ---------------------------------------------------------------- the report's charts
     m("turns-chart-shifted", "turns bars one turn to the right", "validator/report.py",

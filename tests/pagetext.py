@@ -67,6 +67,7 @@ def lines(chars: list[Char], tolerance: float = 0.3) -> list[str]:
 
 
 
+
 def _times(m, n):
     """The product of two PDF matrices (a, b, c, d, e, f): ``m`` applied first."""
     a, b, c, d, e, f = m
@@ -75,10 +76,53 @@ def _times(m, n):
             e * b2 + f * d2 + f2)
 
 
-def page_forms(path: Path, index: int) -> list[tuple[float, float, float, float]]:
-    """Where each form XObject (a placed design) is drawn on a page: its /BBox through its /Matrix
-    and the graphics state's matrix at the ``Do``, as (left, bottom, right, top) in mm: a card's
-    whole drawing, trim and bleed, before any clipping."""
+@dataclass(frozen=True)
+class Placed:
+    """A form XObject (one placed design) on a page: its /BBox (the design's whole drawing, trim and
+    bleed, in points) and the matrix that takes it to the page (its /Matrix and the graphics state's
+    at the ``Do``), however the design is turned."""
+
+    matrix: tuple
+    bbox: tuple
+
+    def _page(self, x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = self.matrix
+        return a * x + c * y + e, b * x + d * y + f
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The design's width and height in mm (its own, not as turned on the page)."""
+        x0, y0, x1, y1 = self.bbox
+        return (x1 - x0) * PT, (y1 - y0) * PT
+
+    @property
+    def area(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) on the page, mm."""
+        x0, y0, x1, y1 = self.bbox
+        corners = [self._page(x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        xs, ys = [p[0] * PT for p in corners], [p[1] * PT for p in corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def holds(self, c: Char) -> bool:
+        left, bottom, right, top = self.area
+        return left <= (c.x0 + c.x1) / 2 <= right and bottom <= (c.y0 + c.y1) / 2 <= top
+
+    def to_design(self, x: float, y: float) -> tuple[float, float]:
+        """A page point (mm) in the design's own frame: mm from its bottom-left corner, y up."""
+        a, b, c, d, e, f = self.matrix
+        det = a * d - b * c
+        px, py = x / PT - e, y / PT - f
+        return (d * px - c * py) / det * PT - self.bbox[0] * PT, (a * py - b * px) / det * PT - self.bbox[1] * PT
+
+    def char(self, c: Char) -> Char:
+        """A character read in the design's own frame, as if the design were upright."""
+        corners = [self.to_design(x, y) for x, y in ((c.x0, c.y0), (c.x1, c.y0), (c.x0, c.y1), (c.x1, c.y1))]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        return Char(c.ch, min(xs), min(ys), max(xs), max(ys), *self.to_design(c.ox, c.oy))
+
+
+def placed_forms(path: Path, index: int) -> list[Placed]:
+    """The forms drawn on a page, in drawing order."""
     import pypdf
     from pypdf.generic import ContentStream
 
@@ -95,13 +139,7 @@ def page_forms(path: Path, index: int) -> list[tuple[float, float, float, float]
             ctm = _times(tuple(float(v) for v in operands), ctm)
         elif op == b"Do":
             form = xobjects[operands[0]].get_object()
-            if form.get("/Subtype") != "/Form":
-                continue
-            m = _times(tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0))), ctm)
-            x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
-            xs, ys = [], []
-            for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-                xs.append(m[0] * x + m[2] * y + m[4])
-                ys.append(m[1] * x + m[3] * y + m[5])
-            out.append((min(xs) * PT, min(ys) * PT, max(xs) * PT, max(ys) * PT))
+            if form.get("/Subtype") == "/Form":
+                matrix = _times(tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0))), ctm)
+                out.append(Placed(matrix, tuple(float(v) for v in form["/BBox"])))
     return out

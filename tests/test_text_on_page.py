@@ -5,9 +5,10 @@ character is read back with its ink box (pdfium), and the characters of the
 box must lie inside the box; what could not fit must be a warning naming the
 row.  Nothing here asks the fitting code what it did.
 
-Where a box sits on the page is found from the marker: the pen origin of its
-first character is exactly at the point the template gave, so the card's
-corner on the page follows from it, whatever the sheet layout."""
+Each design is a form on the page; the form's matrix says where it lies and
+how it is turned, so every character is read in its design's own frame (as if
+upright), whatever the sheet layout does.  The marker names the design; a
+character outside every design must be the page footer's."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ import pytest
 from generator.build import BuildOptions, build_game
 from model.sheets import load_project
 
-from pagetext import lines, page_chars, page_count, page_forms
+from pagetext import lines, page_chars, page_count, placed_forms
 
 SLUG = "word-lab"
-B, TW, TH = 3.0, 100.0, 150.0  # bleed and trim of the deck below: one card per A4 page
+B, TW, TH = 3.0, 100.0, 150.0  # bleed and trim of the deck below
 MARK = (B + 4, B + TH - 4)  # where the marker's baseline starts, card millimetres from the bleed's top left
 INK = 0.25  # mm a glyph's ink may reach past its advance box (side bearings, round letters)
 
@@ -47,7 +48,7 @@ TEMPLATE = """{% extends "pnp/card.svg.j2" %}
 {% set x, y, w, h = card.box.split(' ')|map('float') %}
 {% set size, smallest = card.pt.split(' ')|map('float') %}
 {% set anchor, valign = card.align.split(' ') %}
-<text x="{{ MX }}" y="{{ MY }}" font-family="DejaVu Sans Mono" font-size="3">#{{ card.id }}</text>
+<text x="{{ MX }}" y="{{ MY }}" font-family="DejaVu Sans Mono" font-size="3">#{{ card.id }}#</text>
 {{ text(card.text, B + x, B + y, w, h, size=size, min_size=smallest, anchor=anchor, valign=valign) }}
 {% endblock %}
 """.replace("MX", f"{MARK[0]:g}").replace("MY", f"{MARK[1]:g}")
@@ -85,30 +86,33 @@ def make_game(root: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory):
-    """(warnings as text, {id: (box on the page in mm: left, bottom, right, top), the box's characters})."""
+    """(warnings as text, {id: (its box: left, bottom, right, top, the box's characters)}, the characters
+    outside every design), all in mm in each design's own frame: from its bottom-left corner, y up."""
     root = make_game(tmp_path_factory.mktemp("data"))
     game = load_project(root, [SLUG]).games[SLUG]
     result = build_game(game, BuildOptions(out=tmp_path_factory.mktemp("out")), reference=False)
     pdf = next(f for f in result.files if f.name == f"{SLUG}-cards.pdf")
-    cards = {}
+    cards, loose = {}, []
     for index in range(page_count(pdf)):
-        chars = page_chars(pdf, index)
-        text = "".join(c.ch for c in chars)
-        start = text.index("#")
-        end = start + 1
-        while end < len(chars) and abs(chars[end].oy - chars[start].oy) < 0.01:  # the marker's own line
-            end += 1
-        card = text[start + 1:end]
-        mark = chars[start]
-        left, top = mark.ox - MARK[0], mark.oy + MARK[1]  # the bleed's top-left corner on the page
-        x, y, w, h = (float(v) for v in ROWS[card][1].split())
-        box = (left + B + x, top - B - y - h, left + B + x + w, top - B - y)
-        card_bottom = top - (TH + 2 * B)
-        # the box's characters: everything but the marker and the footer below the card
-        own = [c for i, c in enumerate(chars) if not start <= i < end and c.oy > card_bottom - 2]
-        cards[card] = (box, own)
+        chars, forms = page_chars(pdf, index), placed_forms(pdf, index)
+        for form in forms:
+            assert form.size == pytest.approx((TW + 2 * B, TH + 2 * B), abs=0.01)
+            own = [form.char(c) for c in chars if form.holds(c)]
+            text = "".join(c.ch for c in own)
+            start = text.index("#")
+            end = text.index("#", start + 1)
+            card = text[start + 1:end]
+            x, y, w, h = (float(v) for v in ROWS[card][1].split())
+            box = (B + x, TH + B - y - h, B + x + w, TH + B - y)  # y up from the design's bottom edge
+            cards[card] = (box, own[:start] + own[end + 1:])
+        loose.append("".join(c.ch for c in chars if not any(form.holds(c) for form in forms)))
     assert sorted(cards) == sorted(ROWS)
-    return [str(w) for w in result.warnings], cards
+    return [str(w) for w in result.warnings], cards, loose
+
+
+def test_nothing_is_printed_outside_the_designs_but_the_footers(printed):
+    _, _, loose = printed
+    assert loose and all(text.startswith("Word Lab · Words · ") for text in loose), loose
 
 
 def outside(box, chars) -> list[str]:
@@ -125,7 +129,7 @@ def warned(warnings: list[str], card: str) -> list[str]:
 
 @pytest.mark.parametrize("card", sorted(ROWS))
 def test_no_character_is_printed_outside_its_box(printed, card):
-    _, cards = printed
+    _, cards, _ = printed
     box, chars = cards[card]
     assert chars, "the box printed nothing"
     assert outside(box, chars) == []
@@ -133,7 +137,7 @@ def test_no_character_is_printed_outside_its_box(printed, card):
 
 @pytest.mark.parametrize("card", ["word", "word-end", "word-start"])
 def test_a_49_mm_word_in_a_20_mm_box_is_reported_and_cut_with_an_ellipsis(printed, card):
-    warnings, cards = printed
+    warnings, cards, _ = printed
     assert len(warned(warnings, card)) == 1, warnings
     box, chars = cards[card]
     [printed_line] = lines(chars)
@@ -143,7 +147,7 @@ def test_a_49_mm_word_in_a_20_mm_box_is_reported_and_cut_with_an_ellipsis(printe
 
 
 def test_a_long_line_wraps_inside_its_width_and_loses_no_word(printed):
-    warnings, cards = printed
+    warnings, cards, _ = printed
     assert warned(warnings, "line") == []
     _, chars = cards["line"]
     printed_lines = lines(chars)
@@ -152,7 +156,7 @@ def test_a_long_line_wraps_inside_its_width_and_loses_no_word(printed):
 
 
 def test_text_too_big_for_its_box_shrinks_whole(printed):
-    warnings, cards = printed
+    warnings, cards, _ = printed
     assert warned(warnings, "shrink") == []
     _, chars = cards["shrink"]
     assert " ".join(lines(chars)).split() == SHRINK.split()
@@ -162,7 +166,7 @@ def test_text_too_big_for_its_box_shrinks_whole(printed):
 
 
 def test_text_that_fits_at_no_size_keeps_to_its_box_and_is_reported(printed):
-    warnings, cards = printed
+    warnings, cards, _ = printed
     assert len(warned(warnings, "tall")) == 1, warnings
     _, chars = cards["tall"]
     printed_lines = lines(chars)
@@ -172,7 +176,7 @@ def test_text_that_fits_at_no_size_keeps_to_its_box_and_is_reported(printed):
 
 
 def test_a_forced_break_then_a_long_word_is_reported(printed):
-    warnings, cards = printed
+    warnings, cards, _ = printed
     assert len(warned(warnings, "breaks")) == 1, warnings
     _, chars = cards["breaks"]
     assert lines(chars)[0] == "Short"
@@ -181,7 +185,7 @@ def test_a_forced_break_then_a_long_word_is_reported(printed):
 @pytest.mark.parametrize("card", sorted(ROWS))
 def test_text_sits_where_its_alignment_puts_it(printed, card):
     """start/middle/end and top/middle/bottom, read from where the ink landed (within 1.5 mm)."""
-    _, cards = printed
+    _, cards, _ = printed
     (left, bottom, right, top), chars = cards[card]
     ink = [c for c in chars if not c.ch.isspace()]
     x0, x1 = min(c.x0 for c in ink), max(c.x1 for c in ink)
@@ -211,7 +215,7 @@ def test_lines_are_set_at_the_line_height(printed):
     from generator.fonts import ensure_faces
 
     ensure_faces("DejaVuSans")
-    _, cards = printed
+    _, cards, _ = printed
     _, chars = cards["line"]
     first = [c for c in chars if c.oy == chars[0].oy]
     a, b = first[0], first[1]
@@ -226,22 +230,21 @@ BUNDLED = ["pyramid-scheme", "golden-pyramid", "pyramid-shambo", "pyrrameds", "d
 
 @pytest.mark.parametrize("slug", BUNDLED)
 def test_no_text_leaves_its_component_in_a_bundled_game(slug, project_root, tmp_path):
-    """Every character on every card sheet lies inside the trim of a placed design (each form's
-    drawing is its design's bleed area; the trim is the bleed less the deck's bleed); only the
-    footer, in the band at the bottom of the page, lies outside."""
+    """Every character on every card sheet lies inside the trim of the design it is printed on (each
+    form's drawing is its design's bleed area; the trim is the bleed less the deck's bleed), read in
+    the design's own frame however it is turned; outside every design, only the page's footer."""
     game = load_project(project_root, [slug]).games[slug]
     result = build_game(game, BuildOptions(out=tmp_path), reference=False)
-    pdf = result.files[0]
+    pdf = next(f for f in result.files if f.name == f"{slug}-cards.pdf")
     bleeds = {(round(d.size.full_width, 1), round(d.size.full_height, 1)): d.size.bleed
               for d in game.manifest.decks.values()}
     for index in range(page_count(pdf)):
-        trims = []
-        for left, bottom, right, top in page_forms(pdf, index):
-            bleed = bleeds[(round(right - left, 1), round(top - bottom, 1))]
-            trims.append((left + bleed, bottom + bleed, right - bleed, top - bleed))
-        assert trims
-        footer_top = min(t[1] for t in trims) - 1
-        stray = [c for c in page_chars(pdf, index) if not c.ch.isspace() and c.y0 > footer_top and not any(
-            x0 - 0.05 <= c.x0 and c.x1 <= x1 + 0.05 and y0 - 0.05 <= c.y0 and c.y1 <= y1 + 0.05
-            for x0, y0, x1, y1 in trims)]
-        assert not stray, f"page {index + 1}: " + "".join(c.ch for c in stray)
+        chars, forms = page_chars(pdf, index), placed_forms(pdf, index)
+        for form in forms:
+            w, h = form.size
+            bleed = bleeds[(round(w, 1), round(h, 1))]
+            stray = [c for c in map(form.char, filter(form.holds, chars)) if not c.ch.isspace() and not (
+                bleed - 0.05 <= c.x0 and c.x1 <= w - bleed + 0.05 and bleed - 0.05 <= c.y0 and c.y1 <= h - bleed + 0.05)]
+            assert not stray, f"page {index + 1}: " + "".join(c.ch for c in stray)
+        loose = "".join(c.ch for c in chars if not any(form.holds(c) for form in forms))
+        assert loose.startswith(f"{game.title} · "), f"page {index + 1}: {loose}"
