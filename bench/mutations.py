@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: the tests that guard the printed page (the page tests, whatever their file names, count too)
 PRINT = ("tests/test_printed_page.py", "tests/test_pdf.py", "tests/test_layout.py", "tests/test_gutterfold.py",
-         "tests/test_duplex.py", "tests/test_printable.py", "tests/test_targets.py", "tests/test_all_games.py",
-         "tests/test_*page*.py")
+         "tests/test_duplex.py", "tests/test_shared_cuts.py", "tests/test_printable.py", "tests/test_targets.py",
+         "tests/test_all_games.py", "tests/test_*page*.py")
 #: the tests that guard text fitting
 TEXT = ("tests/test_text_on_page.py", "tests/test_pdf.py", "tests/test_microtext.py", "tests/test_all_games.py",
         "tests/test_*page*.py")
