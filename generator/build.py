@@ -90,12 +90,23 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
     from .fonts import DEFAULT_FAMILY, register_fonts
     from .targets import TARGETS
 
+    from .render import use_fonts
+
     for name in dict.fromkeys(targets):
         if name in TARGETS:
             TARGETS[name]  # made now: its module is imported before the workers start
             if name == "reference":
                 from . import reference  # noqa: F401
+    for g in games:
+        use_fonts(g.manifest)
     register_fonts(DEFAULT_FAMILY, *{g.manifest.font for g in games})
+
+
+def uses_pictures(game: Game) -> bool:
+    """Whether any template of the game may place a picture file (its content hash then
+    takes in the pictures, known only once the designs are rendered)."""
+    return any("picture(" in p.read_text(encoding="utf-8", errors="replace")
+               for p in game.manifest.folder.rglob("*.j2") if p.is_file())
 
 
 def _target_names(options: BuildOptions, reference: bool) -> list[str]:
@@ -187,6 +198,11 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
+    pictures = uses_pictures(game)
+    if cache is not None and hasattr(cache, "get_blob"):
+        from . import pictures as _pictures
+
+        _pictures.STORE[0] = cache  # encoded pictures kept across builds
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores
@@ -203,7 +219,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             # first; what both need is imported (and its fonts read) here before it starts
             _prepare_workers([game])
             for name in names:
-                if not TARGETS.needs_designs(name):
+                if not TARGETS.needs_designs(name) and not pictures:
                     early[name] = (pool or (pools[0] if pools else new_pool())).submit(
                         _target_in_worker, name, game, options, digest, cache)
         from .designs import RenderJob, RenderOptions
@@ -214,6 +230,12 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                         pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
                         min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
         rendered = job.result()
+        if pictures and (workers > 1 or pool is not None) and not rendered.errors:
+            # the hash on every page takes in the pictures: the reference is started once it is known
+            for name in names:
+                if not TARGETS.needs_designs(name):
+                    early[name] = (pool or (pools[0] if pools else new_pool())).submit(
+                        _target_in_worker, name, game, options, rendered.content_hash, cache)
         for target in targets:  # made here after the designs: they draw pictures of cards from their display lists
             if not target.needs_designs and target.name not in early:
                 outputs[target.name] = _make(target, rendered, options)
@@ -240,7 +262,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     problems = rendered.problems + [p for o in ordered for p in o.problems]
     decks = next((o.decks for o in ordered if o.decks), None) or _deck_stats(rendered)
     result = BuildResult(game.slug, game.title, list(files), decks, sum(o.pages for o in ordered),
-                         [p for p in problems if not p.is_error], time.perf_counter() - start, digest,
+                         [p for p in problems if not p.is_error], time.perf_counter() - start, rendered.content_hash,
                          obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
                          changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered)

@@ -18,15 +18,18 @@ def check(games, data):
     """Check the sheets without building; exit 1 on any error.
 
     Besides every cell, it checks counts against the rulebook, whether colour-blind
-    players can tell the palette's colours apart (or the cards give another cue)
-    and, for games with a rules engine, the deck itself (conditions no arrangement
-    can meet ...)."""
+    players can tell the palette's colours apart (or the cards give another cue),
+    what the card templates make of every row (text too small or cut short,
+    characters the fonts lack, markup, icons, pictures) and, for games with a
+    rules engine, the deck itself (conditions no arrangement can meet ...)."""
+    from generator.designs import template_problems
     from model.colour_vision import palette_warnings
     from model.sheets import load_project
     from validator.checks import deck_checks
 
     project = load_project(data, list(games) or None)
-    general, by_game = project.attribute_warnings(lambda game: deck_checks(game) + palette_warnings(game.manifest))
+    general, by_game = project.attribute_warnings(
+        lambda game: deck_checks(game) + palette_warnings(game.manifest) + template_problems(game))
     problems = general + [p for found in by_game.values() for p in found]
     report_problems(sorted(problems))
     table = Table(title="pnp check", title_justify="left")
