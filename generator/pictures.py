@@ -158,17 +158,42 @@ def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
     return Picture(rel, digest, "svg", w, h)
 
 
+def _claimed_size(data: bytes, kind: str) -> tuple[int, int] | None:
+    """The size a PNG's or JPEG's header claims, read without decoding anything."""
+    if kind == "png":
+        info = png_info(data[:4096])
+        return (info["width"], info["height"]) if info and "width" in info else None
+    pos = 2
+    while pos + 9 < len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            h, w = struct.unpack(">HH", data[pos + 5:pos + 9])
+            return w, h
+        pos += 2 + length
+    return None
+
+
+def _too_large(rel: str, size: tuple[int, int] | None) -> None:
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        w, h = size
+        raise PictureError(f"'{rel}' is {w} x {h} px ({w * h / 1e6:.0f} million pixels); a picture may have "
+                           f"at most {MAX_PIXELS // 1_000_000} million: scale it down (a poker card at "
+                           "300 dpi needs 750 x 1050 px)")
+
+
 def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
     from PIL import Image, UnidentifiedImageError
 
     what = {"png": "PNG", "jpeg": "JPEG"}[kind]
+    _too_large(rel, _claimed_size(data, kind))  # before anything is decoded
     try:
         with Image.open(io.BytesIO(data), formats=[what]) as im:
             w, h = im.size
-            if w * h > MAX_PIXELS:
-                raise PictureError(f"'{rel}' is {w} x {h} px ({w * h / 1e6:.0f} million pixels); a picture may have "
-                                   f"at most {MAX_PIXELS // 1_000_000} million: scale it down (a poker card at "
-                                   "300 dpi needs 750 x 1050 px)")
+            _too_large(rel, (w, h))
             orientation = 1
             if kind == "jpeg":
                 orientation = int(im.getexif().get(0x0112, 1) or 1)
