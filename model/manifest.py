@@ -332,7 +332,8 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     fonts = _fonts(raw, text, folder, where, problems)
     font = game.get("font", "DejaVu Sans")
     families = BUILTIN_FAMILIES + tuple(fonts)
-    if font not in families and not any(f"fonts.{font}" == p.column for p in problems.items if p.file == where):
+    if font not in families and not any((p.column or "").startswith(f"fonts.{font}") for p in problems.items
+                                        if p.file == where):
         problems.error(where, line_of(text, "game", "font"), "game.font",
                        f"unknown font family '{font}'; families: {', '.join(families)} "
                        f"(declare your own under [fonts.\"{font}\"] with its files in templates/{folder.name}/fonts/)")
