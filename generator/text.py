@@ -18,7 +18,8 @@ once) and each icon as a glyph of its width; characters the run's face lacks
 are set in a fallback face that has them (``fonts.FALLBACK_FAMILIES``), and a
 character no font has is drawn as an empty box, the same on paper and on
 screen.  A long word in a narrow box is hyphenated (pyphen) when it would
-not fit the box at all, or would leave a wide gap at the end of its line.
+not fit the box at all, or, when the text fits no other way at a size, where
+it would leave a wide gap at the end of its line.
 ``svg_lines`` writes each line as ``<text>`` elements placed by our own
 measure (one per run), so that every reader draws the same glyphs at the
 same places.
@@ -407,8 +408,11 @@ def _split_word(segs: tuple[Seg, ...], at: int) -> tuple[tuple[Seg, ...], tuple[
     return (_seg(seg.face, head, seg.color),), (_seg(seg.face, tail, seg.color),)
 
 
-def break_lines(prepared: Prepared, size: float, width: float, language: str | None) -> tuple[list[Line], int]:
-    """Greedy line breaking at ``size``; (lines, words hyphenated)."""
+def break_lines(prepared: Prepared, size: float, width: float, language: str | None,
+                fill_gaps: bool = False) -> tuple[list[Line], int]:
+    """Greedy line breaking at ``size``; (lines, words hyphenated).  With a ``language``
+    a word wider than the box is hyphenated; with ``fill_gaps`` too, a word that would
+    leave a wide gap at the end of its line."""
     limit = width / size + 1e-9  # in units of the size
     lines: list[Line] = []
     hyphens = 0
@@ -426,7 +430,7 @@ def break_lines(prepared: Prepared, size: float, width: float, language: str | N
                 # the word does not fit what is left of the line
                 cut = None
                 if language and len(segs) == 1 and segs[0].kind == "t" and (
-                        w > limit or gap > HYPHEN_GAP * limit):
+                        w > limit or fill_gaps and gap > HYPHEN_GAP * limit):
                     for at in reversed(_splits(segs[0].text, language)):
                         head, tail = _split_word(segs, at)
                         if head[0].unit <= gap:
@@ -465,17 +469,19 @@ def fit(text, width: float, height: float, size: float, min_size: float, font: s
         prepared = prepare(parse(str(text), markup=False), family or "DejaVu Sans", bold)
     s = size
     while True:
-        lines, hyphens = break_lines(prepared, s, width, language)
-        too_wide = any(line.unit * s > width + 1e-9 for line in lines)
-        needed = len(lines) * s * line_height
-        if needed <= height + 1e-6 and not too_wide:
-            return Fitted([ln.text for ln in lines], s, False, needed, lines, hyphens)
+        # hyphenation fills the gaps a long word leaves only when the text fits no other way at this size
+        for fill_gaps in ((False, True) if language else (False,)):
+            lines, hyphens = break_lines(prepared, s, width, language, fill_gaps)
+            too_wide = any(line.unit * s > width + 1e-9 for line in lines)
+            needed = len(lines) * s * line_height
+            if needed <= height + 1e-6 and not too_wide:
+                return Fitted([ln.text for ln in lines], s, False, needed, lines, hyphens)
         if s <= min_size + 1e-9:
             break
         s = max(round(s - step, 4), min_size)  # the last try is min_size itself
     # Overflow at min_size: keep what fits, end with an ellipsis.
     s = min_size
-    lines, hyphens = break_lines(prepared, s, width, language)
+    lines, hyphens = break_lines(prepared, s, width, language, True)
     max_lines = max(1, int((height + 1e-6) // (s * line_height)))
     kept = lines[:max_lines]
     if len(lines) > max_lines or too_wide:
