@@ -126,6 +126,23 @@ def _targets(options: BuildOptions, reference: bool) -> list[Target]:
     return [TARGETS[n] for n in _target_names(options, reference)]
 
 
+def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
+    """Encode the picture files the designs place for the PDFs, once each; a file that does
+    not decode is an error at every row that places it."""
+    from . import pictures
+
+    used = {}
+    for design in rendered.designs:
+        for rel, digest in design.pictures:
+            used.setdefault(digest, (rel, []))[1].append(design.card)
+    kinds = [(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest) for digest, (rel, _) in used.items()]
+    failed = pictures.prepare(kinds, workers)
+    problems = [Problem(card.sheet, card.row, None, f"'{used[digest][0]}' {message}")
+                for digest, message in failed for card in used[digest][1]]
+    if problems:
+        rendered.problems += problems
+
+
 def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
                       cache: DrawingStore | None) -> TargetOutput:
     """A target that needs no designs, made in a worker process (imports and all)."""
@@ -236,6 +253,8 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                 if not TARGETS.needs_designs(name):
                     early[name] = (pool or (pools[0] if pools else new_pool())).submit(
                         _target_in_worker, name, game, options, rendered.content_hash, cache)
+        if pictures and not rendered.errors:
+            _prepare_pictures(rendered, max(workers, 2 if pool is not None else 1))
         for target in targets:  # made here after the designs: they draw pictures of cards from their display lists
             if not target.needs_designs and target.name not in early:
                 outputs[target.name] = _make(target, rendered, options)

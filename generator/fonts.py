@@ -302,8 +302,10 @@ def _cmap(path: str, stamp: tuple) -> frozenset:
         return frozenset(font.getBestCmap() or {})
 
 
+@lru_cache(maxsize=None)
 def cmap(name: str) -> frozenset:
-    """The characters (code points) a face has glyphs for."""
+    """The characters (code points) a face has glyphs for (a face's name stands for one
+    file's content: a game's own faces are named by their file's digest)."""
     path = face_file(name)
     st = path.stat()
     return _cmap(str(path), (st.st_size, st.st_mtime_ns))

@@ -51,7 +51,11 @@ ANCHORS = {
     "top-left": "xMinYMin", "top-right": "xMaxYMin", "bottom-left": "xMinYMax", "bottom-right": "xMaxYMax",
 }
 #: Bump when the way pictures are encoded into PDFs changes (kept encodings are keyed by it).
-ENCODING = 1
+ENCODING = 3
+#: zlib's level for a PNG's colours and transparency compressed again (run lengths of the rows'
+#: differences): about the size of the PNG file (its own encoder tries harder), at a tenth of the
+#: time of level 6.
+FLATE_LEVEL = 1
 
 
 class PictureError(ValueError):
@@ -104,6 +108,7 @@ def resolve(data_folder: Path, name: str) -> tuple[str, Path]:
 _SEEN: dict[tuple, Picture] = {}  # (path, size, mtime, inode) -> what was read
 _CHECKED: dict[str, Picture] = {}  # digest -> what was read
 SOURCES: dict[str, Path] = {}  # digest -> a file with that content, in this process
+_DIGESTS: dict[tuple, str] = {}  # (path, size, mtime, inode) -> digest
 _lock = threading.Lock()
 
 
@@ -118,8 +123,11 @@ def digest_of(path: Path) -> str:
     found = _SEEN.get(key)
     if found is not None:
         return found.digest
-    with open(path, "rb") as fh:
-        return hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        with open(path, "rb") as fh:
+            digest = _DIGESTS[key] = hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
+    return digest
 
 
 def inspect(rel: str, path: Path) -> Picture:
@@ -199,13 +207,11 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
                 orientation = int(im.getexif().get(0x0112, 1) or 1)
                 if orientation not in range(1, 9):
                     orientation = 1
-                im.draft("RGB", (max(1, w // 8), max(1, h // 8)))  # every block decoded, at an eighth of the size
-                im.load()
+                sos = data.find(b"\xff\xda")
+                if sos < 0 or data.find(b"\xff\xd9", sos) < 0:  # its end marker: a truncated file has none
+                    raise OSError("it ends before its picture does")
             else:
-                im.verify()  # every chunk and its checksum
-        if kind == "png":
-            with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
-                im.load()  # the compressed rows decode to the whole picture
+                im.verify()  # every chunk is there, whole (its checksum): the rows are decoded when embedded
     except PictureError:
         raise
     except Image.DecompressionBombError:
@@ -491,16 +497,20 @@ def _png_head(path: Path) -> bytes:
 #: Encodings of PNGs made in this process: (digest, mask) -> (entries, content); the store keeps them across builds.
 _ENCODED: dict = {}
 ENCODED_KEPT = 64
+_JPEG: dict = {}  # digest -> a JPEG's image dictionary entries
 STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the build
 
 
 def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, bytes]:
     """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask)."""
     data = path.read_bytes()
-    if hashlib.blake2b(data, digest_size=16).hexdigest() != digest:
+    if digest_of(path) != digest:  # read again only when the file changed since it was checked
         raise PictureError(f"'{path.name}' changed while the PDF was being written; build again")
     if kind == "jpeg":
-        return _jpeg(data), data
+        entries = _JPEG.get(digest)
+        if entries is None:
+            entries = _JPEG[digest] = _jpeg(data)
+        return entries, data
     info = png_info(data)
     if info is not None and not mask and _png_as_is(info):
         return _png_passthrough(info)
@@ -508,8 +518,7 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
     found = _ENCODED.get(key)
     if found is None:
         store = STORE[0]
-        blob_key = f"png{ENCODING}:{digest}:{int(mask)}"
-        blob = store.get_blob(blob_key) if store is not None else None
+        blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
         if blob is not None:
             import marshal
 
@@ -518,14 +527,8 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
             except (EOFError, ValueError, TypeError):
                 found = None
         if found is None:
-            found = _png_encode(data, mask)
-            if store is not None:
-                import marshal
-
-                store.put_blob(blob_key, marshal.dumps(found))
-        if len(_ENCODED) >= ENCODED_KEPT:
-            _ENCODED.pop(next(iter(_ENCODED)))
-        _ENCODED[key] = found
+            _keep_encoding(digest, _png_encode(data))
+            found = _ENCODED[key]
     return found
 
 
@@ -559,26 +562,105 @@ def _png_passthrough(info: dict) -> tuple[tuple, bytes]:
     return entries, b"".join(info["idat"])
 
 
-def _png_encode(data: bytes, mask: bool) -> tuple[tuple, bytes]:
-    """A PNG decoded and its colours (or its transparency) compressed again, rows with PNG predictors."""
+def prepare(pictures, workers: int = 1) -> list[tuple[str, str]]:
+    """Encode, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF cannot
+    take as they are and that no store keeps yet, ``workers`` at a time (the decoding and
+    compressing run outside Python's lock).  Returns (digest, message) of the files that
+    turned out not to decode."""
+    todo = []
+    store = STORE[0]
+    for kind, digest in dict.fromkeys(pictures):
+        if kind != "png" or (digest, False) in _ENCODED or digest not in SOURCES:
+            continue
+        if store is not None and store.get_blob(_blob_key(digest, False)) is not None:
+            continue
+        todo.append(digest)
+    failed = []
+
+    def one(digest):
+        data = SOURCES[digest].read_bytes()
+        info = png_info(data)
+        if info is not None and _png_as_is(info):
+            return digest, None
+        try:
+            return digest, _png_encode(data)
+        except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+            return digest, exc
+
+    if workers > 1 and len(todo) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(one, todo))
+    else:
+        results = [one(d) for d in todo]
+    for digest, found in results:
+        if isinstance(found, Exception):
+            failed.append((digest, f"is not a whole PNG file ({found or type(found).__name__}); save it again"))
+        elif found is not None:
+            _keep_encoding(digest, found)
+    return failed
+
+
+def _png_encode(data: bytes) -> tuple:
+    """A PNG decoded and its colours and transparency compressed again, for PDF:
+    ((entries, content) of the colours, (entries, content) of the soft mask or None)."""
+    import numpy as np
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as im:
+    with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
         im.load()
         has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
         if has_alpha:
-            im = im.convert("RGBA" if im.mode not in ("LA",) else "LA")
+            im = im.convert("LA" if im.mode == "LA" or im.mode == "L" else "RGBA")
         elif im.mode not in ("RGB", "L"):
             im = im.convert("RGB")
-        if mask:
-            plane = im.getchannel("A")
-        else:
-            plane = im.convert("L" if im.mode in ("L", "LA") else "RGB")
-        buffer = io.BytesIO()
-        plane.save(buffer, "PNG", compress_level=6)
-    info = png_info(buffer.getvalue())
-    entries, content = _png_passthrough(info)
-    return entries, content
+        pixels = np.asarray(im)
+    if pixels.ndim == 2:
+        pixels = pixels[:, :, None]
+    colours = pixels[:, :, :-1] if has_alpha else pixels
+    colour = _flate_rows(colours)
+    mask = _flate_rows(pixels[:, :, -1:]) if has_alpha else None
+    return colour, mask
+
+
+def _flate_rows(plane) -> tuple[tuple, bytes]:
+    """An 8-bit image plane (height x width x 1 or 3) compressed as PDF reads it: each row
+    predicted from the one above (PNG's "Up" filter), deflated."""
+    import numpy as np
+
+    h, w, n = plane.shape
+    flat = np.ascontiguousarray(plane).reshape(h, w * n)
+    rows = np.empty((h, w * n + 1), np.uint8)
+    rows[:, 0] = 2  # Up
+    rows[0, 1:] = flat[0]
+    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:], dtype=np.uint8, casting="unsafe")
+    deflate = zlib.compressobj(FLATE_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
+    content = deflate.compress(rows.tobytes()) + deflate.flush()
+    space = "DeviceGray" if n == 1 else "DeviceRGB"
+    parms = (("Predictor", 15), ("Colors", n), ("BitsPerComponent", 8), ("Columns", w))
+    return (("Width", w), ("Height", h), ("BitsPerComponent", 8), ("ColorSpace", space), ("Filter", "FlateDecode"),
+            ("DecodeParms", parms)), content
+
+
+def _keep_encoding(digest: str, found: tuple) -> None:
+    """Keep a PNG's encoding in this process and in the build's store (for the process that writes the PDF)."""
+    colour, mask = found
+    for is_mask, value in ((False, colour), (True, mask)):
+        if value is None:
+            continue
+        if len(_ENCODED) >= ENCODED_KEPT:
+            _ENCODED.pop(next(iter(_ENCODED)))
+        _ENCODED[(digest, is_mask)] = value
+        store = STORE[0]
+        if store is not None:
+            import marshal
+
+            store.put_blob(_blob_key(digest, is_mask), marshal.dumps(value))
+
+
+def _blob_key(digest: str, mask: bool) -> str:
+    return f"png{ENCODING}:{digest}:{int(mask)}"
 
 
 def uses(svg: str) -> list[tuple[str, str]]:
