@@ -279,3 +279,30 @@ def test_a_jpeg_turned_by_its_exif_orientation_is_shown_upright(data, tmp_path):
         return pixels[top + 5:top + round(40 * MM * scale), left + 5:left + round(60 * MM * scale)].astype(float)
 
     assert np.abs(crop(x0a, y0a) - crop(x0b, y0b)).mean() < 12  # the same picture, the same way up
+
+
+def test_pnp_check_reads_the_pictures_and_text_without_building(data, tmp_path):
+    code, output = run("check", "--data", data)
+    assert code == 0
+    assert ("warning cards.csv:2:art: 'r1' (front): art/astro.jpg prints at 187 dpi (512 x 512 px over 69.5 x 69.5 mm); "
+            "300 dpi prints sharp: use one of at least 821 x 821 px") in output.splitlines()
+    set_cell(data / "cards.csv", 4, "art", "art/nothing.png")
+    code, output = run("check", "--data", data)
+    assert code == 1
+    assert "error cards.csv:4:art: picture 'art/nothing.png' not found in the data folder" in output.splitlines()
+    assert not (data / "output").exists()
+
+
+def test_exports_draw_the_pictures_the_same_with_any_number_of_workers(data, tmp_path):
+    game = load_project(data, ["tomb"]).games["tomb"]
+    made = []
+    for workers in (1, 2):
+        result = build_game(game, BuildOptions(out=tmp_path / f"out{workers}", targets=("png-cards",),
+                                               settings={"png-cards": {"dpi": 100, "workers": workers}}),
+                            reference=False, write=False)
+        made.append({k.name: v for k, v in result.data.items()})
+    assert made[0] == made[1]
+    front = np.asarray(Image.open(io.BytesIO(made[0]["tomb-relic-r2-front.png"])).convert("RGB")).astype(float)
+    corner = front[5, 5]  # the cat's transparent corner shows the card
+    assert np.allclose(corner, (0xF4, 0xEC, 0xD8), atol=3)
+    assert front[40:130, 80:190].std() > 20  # the photograph, not a flat colour

@@ -275,3 +275,12 @@ def test_an_unknown_family_in_a_template_is_an_error_naming_the_families(data, t
     with pytest.raises(InputErrors) as exc:
         build(data, tmp_path / "out")
     assert 'font-family "Comic Sans MS" (\'r1\') is not a family of this game' in str(exc.value.problems[0])
+
+
+def test_svglib_draws_a_games_own_fonts_and_styles_as_the_svg_reader_does(data, tmp_path, monkeypatch):
+    import generator.svgfast as svgfast
+
+    _own_fonts(data, PLAIN)
+    fast = cards_pdf(build(data, tmp_path / "fast"))
+    monkeypatch.setattr(svgfast, "to_display_list", lambda svg: None)
+    assert cards_pdf(build(data, tmp_path / "slow")) == fast
