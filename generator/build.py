@@ -160,7 +160,12 @@ def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
-    output = target.make(rendered, target.configure(options))
+    from .pictures import PictureError
+
+    try:
+        output = target.make(rendered, target.configure(options))
+    except PictureError as exc:  # a picture file changed or went away while the files were being made
+        raise InputErrors([Problem(rendered.manifest.data_folder.name or ".", None, None, str(exc))]) from None
     if any(p.is_error for p in output.problems):
         raise InputErrors(output.problems)
     return output
