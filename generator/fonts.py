@@ -20,8 +20,9 @@ read without it (``svgfast.py``).  The graphics default font is switched away
 from the non-embedded Helvetica.
 
 ``covers(face, char)`` answers whether a face has a glyph for a character (its
-character map, read with fontTools); characters the face lacks are set in the
-first of ``FALLBACK_FAMILIES`` that has them (``text.py``).
+character map); characters the face lacks are set in the first of
+``FALLBACK_FAMILIES`` that has them (``text.py``).  A game's own font files are
+checked with fontTools when its manifest is read (``model.manifest``).
 """
 
 from __future__ import annotations
@@ -208,17 +209,32 @@ def _source(name: str):
 _svglib_families: set[str] = set()
 
 
-def _register_family(family: str) -> None:
-    from reportlab.lib.fonts import addMapping
+_faces: set[str] = set()  # faces registered with reportlab
+
+
+def _register_faces(names) -> None:
+    """Parse and register some faces (a face takes tens of milliseconds: only those drawn)."""
     from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames, registerFont
     from reportlab.pdfbase.ttfonts import TTFont
 
-    faces = FAMILIES[family]
+    wanted = [n for n in dict.fromkeys(names) if n not in _faces]
+    if not wanted:
+        return
     known = set(getRegisteredFontNames())
-    for name in dict.fromkeys(faces):
+    for name in wanted:
         if name not in known:  # never replace a font object a document may already use
             registerFont(TTFont(name, _source(name)))
-    regular, bold, italic, bold_italic = faces
+        _faces.add(name)
+
+
+def _register_family(family: str) -> None:
+    """Register a family's regular and bold faces (its italic ones when first drawn), and
+    map its styles for reportlab's paragraphs."""
+    from reportlab.lib.fonts import addMapping
+
+    faces = FAMILIES[family]
+    _register_faces(faces[:2])
+    regular = faces[0]
     for b in (0, 1):
         for i in (0, 1):
             addMapping(regular, b, i, faces[style_of(bool(b), bool(i))])
@@ -254,6 +270,7 @@ def _tell_svglib(family: str) -> None:
 def ensure_for_svglib(svg: str) -> None:
     """Before svglib reads an SVG: every family it may name registered, and known to svglib."""
     ensure_for_svg(svg)
+    _italics_for_svglib(svg)
     missing = [f for f in FAMILIES if f not in _svglib_families and (f in svg or f == DEFAULT_FAMILY)]
     if missing:
         with _lock:
@@ -264,8 +281,15 @@ def ensure_for_svglib(svg: str) -> None:
                     _svglib_families.add(family)
 
 
+def _italics_for_svglib(svg: str) -> None:
+    if "italic" in svg:  # svglib sets the faces its text names: the italic ones registered first
+        with _lock:
+            _register_faces(n for f in FAMILIES if f in svg for n in FAMILIES[f][2:])
+
+
 def register_fonts(*families: str) -> None:
-    """Register some families (default: every built-in one) with reportlab, each once per process.
+    """Register some families (default: every built-in one) with reportlab, each once per
+    process: their regular and bold faces (the italic ones with ``ensure_faces``).
 
     The default family is always registered: it is the graphics default and
     the font of every footer."""
@@ -280,10 +304,13 @@ def register_fonts(*families: str) -> None:
 
 
 def ensure_faces(*names: str) -> None:
-    """Register the families of some reportlab face names (``DejaVuSerif-Bold`` ...)."""
+    """Register some reportlab face names (``DejaVuSerif-Bold`` ...) and their families."""
     missing = [FACE_FAMILY[n] for n in names if n in FACE_FAMILY and FACE_FAMILY[n] not in _registered]
     if missing or DEFAULT_FAMILY not in _registered:
         register_fonts(*missing or (DEFAULT_FAMILY,))
+    if not _faces.issuperset(names):
+        with _lock:
+            _register_faces(n for n in names if n in FACE_FAMILY)
 
 
 def ensure_for_svg(svg: str) -> None:
@@ -295,20 +322,14 @@ def ensure_for_svg(svg: str) -> None:
 
 # ---------------------------------------------------------------- glyph coverage
 @lru_cache(maxsize=None)
-def _cmap(path: str, stamp: tuple) -> frozenset:
-    from fontTools.ttLib import TTFont
-
-    with TTFont(path, lazy=True) as font:
-        return frozenset(font.getBestCmap() or {})
-
-
-@lru_cache(maxsize=None)
 def cmap(name: str) -> frozenset:
-    """The characters (code points) a face has glyphs for (a face's name stands for one
-    file's content: a game's own faces are named by their file's digest)."""
-    path = face_file(name)
-    st = path.stat()
-    return _cmap(str(path), (st.st_size, st.st_mtime_ns))
+    """The characters (code points) a face has glyphs for: its character map, as reportlab
+    read it when the face was registered (a face's name stands for one file's content: a
+    game's own faces are named by their file's digest)."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    ensure_faces(name)
+    return frozenset(getFont(name).face.charToGlyph)
 
 
 def covers(name: str, char: str) -> bool:

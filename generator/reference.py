@@ -23,10 +23,10 @@ from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak
 from model.errors import Problems
 from model.sheets import Game
 
-from .fonts import DEFAULT_FONT, face, register_fonts
+from .fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
 from .layout import page_size
 from .displaylist import draw_picture
-from .render import DrawingCache, Renderer
+from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm
 
@@ -281,7 +281,9 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                     digest: str) -> tuple[bytes | None, int]:
     """The reference PDF bytes and its page count; (None, 0) when ``problems``
     has errors (the template's, or earlier ones)."""
+    use_fonts(game.manifest)  # the game's own families, if it has any
     register_fonts(game.manifest.font)
+    ensure_faces(*FAMILIES[game.manifest.font])  # <i> in a paragraph sets the italic faces
     rb = ReferenceBuilder(game, expansions, problems, cache)
     story = []
     if game.manifest.reference:

@@ -35,7 +35,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .fonts import FAMILIES, NO_GLYPH, covers, ensure_faces, face, face_label, fallback_face
+from .fonts import FAMILIES, NO_GLYPH, cmap, covers, ensure_faces, face, face_label, fallback_face
 
 #: Shrink steps, mm.
 STEP = 0.2
@@ -49,6 +49,8 @@ ESCAPABLE = frozenset("*[]:|~\\")
 _ICON = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
 _COLOUR = re.compile(r"\[(/?)(#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?|[A-Za-z][A-Za-z0-9_-]*)?\]")
 _HEX = re.compile(r"#[0-9A-Fa-f]{3}(?:[0-9A-Fa-f]{3})?")
+_SPECIAL = re.compile(r"[*\[\]:~\\\u00a0\r]")  # what only the full reading handles (breaks split below)
+_BREAKS = re.compile(r"[|\n]")
 
 
 # ---------------------------------------------------------------- the markup
@@ -153,6 +155,9 @@ def parse(text: str, colours: Callable[[str], str | None] = lambda name: None,
     ``[name]`` stands for (None: not a colour, printed as typed); ``icon(name)``
     the icon of ``:name:`` (None: unknown, printed as typed; it reports that itself).
     Without ``markup`` the text is taken as it is, but for its breaks."""
+    if not _SPECIAL.search(text):  # plain words (most cells): no markup to read
+        plain = Style()
+        return Parsed([[(Run(w, plain),) for w in para.split()] for para in _BREAKS.split(text)], [], True)
     tokens = _lex(text, colours, markup)
     # pair the markers: a marker left open (or closing nothing) prints as typed
     literal: set[int] = set()
@@ -332,6 +337,9 @@ def prepare(parsed: Parsed, family: str, bold: bool) -> Prepared:
                     continue
                 faces.add(name)
                 ensure_faces(name)
+                if _chars(name).issuperset(run.text):  # every character in the face (most runs)
+                    segs.append(_seg(name, run.text, st.color))
+                    continue
                 current, buf = name, []
                 for ch in run.text:
                     use = name
@@ -354,6 +362,12 @@ def prepare(parsed: Parsed, family: str, bold: bool) -> Prepared:
         ensure_faces(fb)
         faces.add(fb)
     return Prepared(paragraphs, [(ch, f, fb) for (ch, f), fb in missing.items()], faces)
+
+
+@lru_cache(maxsize=None)
+def _chars(name: str) -> frozenset:
+    """The characters a face draws, as strings (and those that need no glyph)."""
+    return frozenset(chr(c) for c in cmap(name)) | NO_GLYPH
 
 
 def _seg(font: str, text: str, color) -> Seg:
