@@ -307,13 +307,11 @@ _ORIENT = {
 }
 
 
-def matrix(kind: str, orientation: int, x: float, y: float, w: float, h: float) -> tuple:
-    """The transform from an image's (or an SVG picture form's) own space to its place
-    (x, y, w, h) in a y-down user space."""
+def matrix(orientation: int, x: float, y: float, w: float, h: float) -> tuple:
+    """The transform from an image's unit square to its place (x, y, w, h) in a y-down
+    user space, the stored picture turned by its EXIF orientation."""
     from reportlab.graphics.transform import mmult
 
-    if kind == "svg":
-        return (1.0, 0.0, 0.0, -1.0, x, y + h)  # the form is drawn at its place, scaled by ``xobject``
     base = (w, 0.0, 0.0, -h, x, y + h)  # the unit square, turned upright
     return tuple(float(v) for v in mmult(base, _ORIENT.get(orientation, _ORIENT[1])))
 
@@ -327,7 +325,7 @@ def draw(canvas, kind: str, digest: str, orientation: int, x: float, y: float, w
         fw, fh = _SVG_SIZES[digest]
         m = (w / fw, 0.0, 0.0, -h / fh, x, y + h)
     else:
-        m = matrix(kind, orientation, x, y, w, h)
+        m = matrix(orientation, x, y, w, h)
     canvas._code.append("q %s cm /%s Do Q" % (fp_str(*m), canvas._doc.getXObjectName(name)))
     canvas._formsinuse.append(name)
     canvas._currentPageHasImages = 1
@@ -420,25 +418,14 @@ def _png_as_is(info: dict) -> bool:
             and info.get("colour") in (0, 2, 3))
 
 
-def _lazy_image_class():
+def _pdf_object():
     from reportlab.pdfbase.pdfdoc import PDFObject
 
-    class LazyImage(_LazyImage, PDFObject):
-        pass
-
-    return LazyImage
+    return PDFObject
 
 
-class _LazyImage:
+class _LazyImage(_pdf_object()):
     """An image XObject whose data is read from its file when the document is written."""
-
-    def __new__(cls, *args, **kwargs):
-        if cls is _LazyImage:
-            global _LAZY
-            if _LAZY is None:
-                _LAZY = _lazy_image_class()
-            return object.__new__(_LAZY)
-        return object.__new__(cls)
 
     def __init__(self, kind: str, digest: str, path: Path, mask: bool = False):
         self.kind, self.digest, self.path, self.mask = kind, digest, path, mask
@@ -472,9 +459,6 @@ class _LazyImage:
         if self.smask is not None:
             d["SMask"] = self.smask
         return stream.format(document)
-
-
-_LAZY = None
 
 
 def _png_head(path: Path) -> bytes:
@@ -661,8 +645,3 @@ def _keep_encoding(digest: str, found: tuple) -> None:
 
 def _blob_key(digest: str, mask: bool) -> str:
     return f"png{ENCODING}:{digest}:{int(mask)}"
-
-
-def uses(svg: str) -> list[tuple[str, str]]:
-    """(kind, digest) of every picture an SVG text places."""
-    return [(m.group(1), m.group(2)) for m in re.finditer(r'data-pnp-picture="(\w+) ([0-9a-f]{32}) ', svg)]

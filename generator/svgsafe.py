@@ -73,6 +73,9 @@ def parse(data: bytes) -> ET.Element:
             attr = _local(key)
             if attr.lower().startswith("on"):
                 raise UnsafeSvg(f"holds an event handler ({attr} on <{name}>), which is never run; remove it")
+            if attr == "href" and value.strip().lower().startswith("data:"):
+                raise UnsafeSvg(f"embeds a picture as data (<{name}>), which is not read; save that picture as a "
+                                "PNG or JPEG file and place it with picture()")
             if attr == "href" and not value.strip().startswith("#"):
                 raise UnsafeSvg(f"refers to '{value[:60]}' outside the file (<{name}>), which is never fetched; "
                                 "embed what it shows in the file itself")

@@ -35,6 +35,13 @@ def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO) -> Pa
     return dest
 
 
+def besides_the_floor(problems) -> list:
+    """The problems other than text set below its game's floor (issue 18: the bundled
+    templates' smallest text is raised to the 6 pt floor on its own; once it is, no bundled
+    game warns of it and this filter can go)."""
+    return [p for p in problems if "pt floor" not in getattr(p, "message", str(p))]
+
+
 def read_rows(path: Path) -> list[list[str]]:
     with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.reader(fh))

@@ -16,7 +16,7 @@ from generator.render import Renderer
 from model.errors import InputErrors, Problems
 from model.sheets import load_project
 
-from helpers import copy_game, find_row, set_cell
+from helpers import besides_the_floor, copy_game, find_row, set_cell
 
 SLUG = "pyramid-shambo"
 MM = 72 / 25.4
@@ -166,7 +166,7 @@ def built(tmp_path_factory, game):
 
 def test_cards_pdf(built):
     result, folder = built
-    assert not result.warnings
+    assert not besides_the_floor(result.warnings)
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
     # one page per net size, cue fronts + backs, the single-sided token
     assert len(reader.pages) == 6
