@@ -306,3 +306,17 @@ def test_exports_draw_the_pictures_the_same_with_any_number_of_workers(data, tmp
     corner = front[5, 5]  # the cat's transparent corner shows the card
     assert np.allclose(corner, (0xF4, 0xEC, 0xD8), atol=3)
     assert front[40:130, 80:190].std() > 20  # the photograph, not a flat colour
+
+
+def test_a_picture_larger_than_the_card_never_prints_beyond_its_bleed(data, tmp_path):
+    template = data / "templates" / "tomb" / "relic.svg.j2"
+    template.write_text(template.read_text().replace('picture(card.art, 0, 0, W, 45, fit="cover")',
+                                                     'picture(card.art, -30, -30, W + 60, H + 60, fit="cover")'))
+    pdf = cards_pdf(build(data, tmp_path / "out"))
+    pixels, height = page_pixels(pdf)
+    scale = 100 / 72
+    x0, y0 = card_origin(pdf, 0)  # the first card: the page's margin is left of and above its bleed
+    top, left = round((height - y0) * scale), round(x0 * scale)
+    assert pixels[top + 20, left + 20].std() > 0 or tuple(pixels[top + 20, left + 20]) != (255, 255, 255)
+    assert (pixels[top + 20:top + 200, left - 6:left - 2] == 255).all()  # left of the bleed: white paper
+    assert (pixels[top - 6:top - 2, left + 20:left + 200] == 255).all()  # above it
