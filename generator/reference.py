@@ -11,6 +11,7 @@ its count per deck, checked against the counts the manifest expects.
 from __future__ import annotations
 
 import io
+import re
 from xml.etree import ElementTree as ET
 
 from reportlab.lib import colors
@@ -283,13 +284,14 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     has errors (the template's, or earlier ones)."""
     use_fonts(game.manifest)  # the game's own families, if it has any
     register_fonts(game.manifest.font)
-    ensure_faces(*FAMILIES[game.manifest.font])  # <i> in a paragraph sets the italic faces
     rb = ReferenceBuilder(game, expansions, problems, cache)
     story = []
     if game.manifest.reference:
         xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
                               decks={name: game.deck(name, expansions) for name in game.manifest.decks},
                               languages=game.manifest.languages)
+        if xml is not None and re.search(r"<i[ >]", xml):
+            ensure_faces(*FAMILIES[game.manifest.font])  # <i> in a paragraph sets the italic faces
         if xml is not None:
             try:
                 root = ET.fromstring(xml)
