@@ -273,20 +273,6 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
     return rendered, drawings, problems.items, cache.parsed
 
 
-def template_problems(game: Game, expansions: set[str] | None = None) -> list[Problem]:
-    """What rendering every design's templates finds, without reading or drawing
-    anything: text below the game's floor or cut short, characters its fonts lack,
-    markup left open, unknown icons, missing or broken pictures, template errors."""
-    problems = Problems()
-    renderer = Renderer(game.manifest, problems)
-    for name, card in game_designs(game, RenderOptions.of(expansions)):
-        deck = game.manifest.decks[name]
-        renderer.svg(deck.front, deck, card)
-        if deck.back:
-            renderer.svg(deck.back, deck, card, "back")
-    return list(dict.fromkeys(problems.items))
-
-
 def _kept(store, key: str, manifest: Manifest) -> RenderedSvg | None:
     """The rendered SVG a store keeps for a design, unless a picture file it places has changed since."""
     kept = store.get_svg(key)
