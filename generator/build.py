@@ -71,6 +71,7 @@ class BuildResult:
     changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)
     parsed: int = 0  # SVGs parsed in this build
     rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
+    pictures: list[Path] = field(default_factory=list)  # the picture files its designs placed
     target_pages: dict[str, int] = field(default_factory=dict)  # target name -> its pages (card sheets, reference)
 
     @property
@@ -311,7 +312,9 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                          target_pages={t.name: outputs[t.name].pages for t in targets},
                          obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
-                         changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered)
+                         changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered,
+                         pictures=sorted({game.manifest.data_folder / rel for d in rendered.designs
+                                          for rel, _ in d.pictures}))
     if cache is not None and hasattr(cache, "flush"):
         cache.flush()
         result.warnings += [w for w in getattr(cache, "warnings", []) if w not in result.warnings]

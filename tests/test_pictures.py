@@ -320,3 +320,16 @@ def test_a_picture_larger_than_the_card_never_prints_beyond_its_bleed(data, tmp_
     assert pixels[top + 20, left + 20].std() > 0 or tuple(pixels[top + 20, left + 20]) != (255, 255, 255)
     assert (pixels[top + 20:top + 200, left - 6:left - 2] == 255).all()  # left of the bleed: white paper
     assert (pixels[top - 6:top - 2, left + 20:left + 200] == 255).all()  # above it
+
+
+def test_a_replaced_picture_is_never_up_to_date(data, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "tomb", "--data", data, "--out", out)[0] == 0
+    code, output = run("build", "tomb", "--data", data, "--out", out)
+    assert code == 0 and "up to date" in output  # nothing changed: nothing written
+    before = (out / "tomb" / "tomb-cards.pdf").read_bytes()
+    with Image.open(data / "art" / "coffee.png") as im:
+        im.transpose(Image.FLIP_TOP_BOTTOM).save(data / "art" / "coffee.png")  # the same name, another picture
+    code, output = run("build", "tomb", "--data", data, "--out", out)
+    assert code == 0 and "up to date" not in output
+    assert (out / "tomb" / "tomb-cards.pdf").read_bytes() != before
