@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 
 import numpy as np
 import pypdf
@@ -19,7 +18,7 @@ from model.errors import InputErrors
 from model.sheets import load_project
 from pnp.cli import main
 
-from helpers import art_game, read_rows, set_cell, write_rows
+from helpers import art_game, design_point, placed, read_rows, set_cell, write_rows
 
 MM = 72 / 25.4
 
@@ -93,23 +92,26 @@ def page_pixels(pdf: bytes, page: int = 0, dpi: int = 100):
         doc.close()
 
 
-def card_origin(pdf: bytes, index: int = 0):
-    """(x, y) in points of the top-left corner of the bleed of the ``index``-th card on page 1."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    content = reader.pages[0].get_contents().get_data().decode("latin-1")
-    moves = re.findall(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm\s*/FormXob\.D\d+ Do", content)
-    x, y = float(moves[index][0]), float(moves[index][1])
-    return x, y + 94.9 * MM  # the form's origin is its bottom left; the bleed box is 94.9 mm high
+def locate(data, pdf: bytes, card_id: str, dpi: int = 100):
+    """at(u, v): the pixel of the cards PDF at ``u``, ``v`` mm from the top-left corner of the
+    bleed of a design's first copy, wherever the layout put it (and however it turned it)."""
+    game = load_project(data, ["tomb"]).games["tomb"]
+    page, slot = placed(game, card_id)
+    pixels, height = page_pixels(pdf, page, dpi)
+    bleed = game.manifest.decks["relic"].size.bleed
+
+    def at(u, v):
+        x, y = design_point(slot, height / MM, u - bleed, v - bleed)
+        return pixels[round(y * dpi / 25.4), round(x * dpi / 25.4)]
+    return at
 
 
 def test_a_picture_covers_its_box_is_clipped_to_it_and_shows_through_its_transparency(data, tmp_path):
     pdf = cards_pdf(build(data, tmp_path / "out"))
-    pixels, height = page_pixels(pdf)
-    scale = 100 / 72
+    cards = {card: locate(data, pdf, card) for card in ("r1", "r3")}
 
     def at(card, x_mm, y_mm):  # design millimetres from the card's top-left bleed corner
-        x0, y0 = card_origin(pdf, card)
-        return pixels[round((height - y0 + y_mm * MM) * scale), round((x0 + x_mm * MM) * scale)]
+        return cards[card](x_mm, y_mm)
 
     # the astronaut covers the 69.5 x 45 mm box: scaled to 69.5 mm square, centred, the top and bottom cut
     photo = np.asarray(Image.open(data / "art" / "astro.jpg").convert("RGB")).astype(float)
@@ -118,12 +120,13 @@ def test_a_picture_covers_its_box_is_clipped_to_it_and_shows_through_its_transpa
     for x_mm, y_mm in ((10, 5), (35, 20), (60, 40), (20, 44)):
         u, v = int((x_mm - px) / pw * 512), int((y_mm - py) / ph * 512)
         expected = photo[max(0, v - 2):v + 3, max(0, u - 2):u + 3].mean(axis=(0, 1))
-        assert np.abs(at(0, x_mm, y_mm).astype(float) - expected).max() < 40, (x_mm, y_mm)
+        assert np.abs(at("r1", x_mm, y_mm).astype(float) - expected).max() < 40, (x_mm, y_mm)
     # below the box: the card's own colour, not the rest of the photograph (it is cropped at 45 mm)
-    assert tuple(at(0, 10, 47)) == pytest.approx((0xF4, 0xEC, 0xD8), abs=3)
+    assert tuple(at("r1", 10, 47)) == pytest.approx((0xF4, 0xEC, 0xD8), abs=3)
     # the cat's transparent corners show the card (its ellipse leaves them empty)
-    assert tuple(at(2, 4, 4)) == pytest.approx((0xF4, 0xEC, 0xD8), abs=3)
-    middle = at(2, 34.75, 22.5)
+    cards["r2"] = locate(data, pdf, "r2")
+    assert tuple(at("r2", 4, 4)) == pytest.approx((0xF4, 0xEC, 0xD8), abs=3)
+    middle = at("r2", 34.75, 22.5)
     assert not np.allclose(middle, (0xF4, 0xEC, 0xD8), atol=10)
 
 
@@ -268,17 +271,12 @@ def test_a_jpeg_turned_by_its_exif_orientation_is_shown_upright(data, tmp_path):
     rows[1][rows[0].index("art")] = "art/coffee.png"
     write_rows(data / "cards.csv", rows)
     pdf = cards_pdf(build(data, tmp_path / "out"))
-    pixels, height = page_pixels(pdf, dpi=60)
-    scale = 60 / 72
-    x0a, y0a = card_origin(pdf, 0)  # r1 now shows coffee.png
-    x0b, y0b = card_origin(pdf, 3)  # r3 shows the turned JPEG
-
-    def crop(x0, y0):
-        top = round((height - y0) * scale)
-        left = round(x0 * scale)
-        return pixels[top + 5:top + round(40 * MM * scale), left + 5:left + round(60 * MM * scale)].astype(float)
-
-    assert np.abs(crop(x0a, y0a) - crop(x0b, y0b)).mean() < 12  # the same picture, the same way up
+    plain, turned = locate(data, pdf, "r1", dpi=60), locate(data, pdf, "r3", dpi=60)  # coffee.png; the turned JPEG
+    grid = [(u, v) for u in range(6, 64, 3) for v in range(4, 42, 3)]
+    a = np.array([plain(u, v) for u, v in grid], float)
+    b = np.array([turned(u, v) for u, v in grid], float)
+    assert np.abs(a - b).mean() < 12  # the same picture, the same way up
+    assert a.std() > 20  # a photograph, not a flat colour
 
 
 def test_pnp_check_reads_the_pictures_and_text_without_building(data, tmp_path):
@@ -312,14 +310,15 @@ def test_a_picture_larger_than_the_card_never_prints_beyond_its_bleed(data, tmp_
     template = data / "templates" / "tomb" / "relic.svg.j2"
     template.write_text(template.read_text().replace('picture(card.art, 0, 0, W, 45, fit="cover")',
                                                      'picture(card.art, -30, -30, W + 60, H + 60, fit="cover")'))
+    write_rows(data / "cards.csv", [r for r in read_rows(data / "cards.csv") if r[2] in ("id", "r3")])  # one card
     pdf = cards_pdf(build(data, tmp_path / "out"))
-    pixels, height = page_pixels(pdf)
-    scale = 100 / 72
-    x0, y0 = card_origin(pdf, 0)  # the first card: the page's margin is left of and above its bleed
-    top, left = round((height - y0) * scale), round(x0 * scale)
-    assert pixels[top + 20, left + 20].std() > 0 or tuple(pixels[top + 20, left + 20]) != (255, 255, 255)
-    assert (pixels[top + 20:top + 200, left - 6:left - 2] == 255).all()  # left of the bleed: white paper
-    assert (pixels[top - 6:top - 2, left + 20:left + 200] == 255).all()  # above it
+    at = locate(data, pdf, "r3")
+    inside = np.array([at(u, v) for u in range(2, 68, 4) for v in range(2, 93, 6)], float)
+    assert inside.std() > 20  # the photograph fills the whole card, bleed included
+    # 1.5 mm beyond the bleed, on every side (between the cut lines' marks): white paper
+    outside = [at(-1.5, v) for v in range(20, 70, 2)] + [at(71, v) for v in range(20, 70, 2)]
+    outside += [at(u, -1.5) for u in range(15, 55, 2)] + [at(u, 96.4) for u in range(15, 55, 2)]
+    assert (np.array(outside) >= 250).all()
 
 
 def test_a_replaced_picture_is_never_up_to_date(data, tmp_path):
