@@ -51,7 +51,7 @@ ANCHORS = {
     "top-left": "xMinYMin", "top-right": "xMaxYMin", "bottom-left": "xMinYMax", "bottom-right": "xMaxYMax",
 }
 #: Bump when the way pictures are encoded into PDFs changes (kept encodings are keyed by it).
-ENCODING = 3
+ENCODING = 4
 #: zlib's level for a PNG's colours and transparency compressed again (run lengths of the rows'
 #: differences): about the size of the PNG file (its own encoder tries harder), at a tenth of the
 #: time of level 6.
@@ -589,6 +589,9 @@ def prepare(pictures, workers: int = 1) -> list[tuple[str, str]]:
 def _png_encode(data: bytes) -> tuple:
     """A PNG decoded and its colours and transparency compressed again, for PDF:
     ((entries, content) of the colours, (entries, content) of the soft mask or None)."""
+    split = _png_split(data)
+    if split is not None:
+        return split
     import numpy as np
     from PIL import Image
 
@@ -608,6 +611,48 @@ def _png_encode(data: bytes) -> tuple:
     return colour, mask
 
 
+def _png_split(data: bytes) -> tuple | None:
+    """The colours and the transparency of an 8-bit, non-interlaced grey+alpha or RGBA PNG,
+    without decoding it: PNG's row filters predict each byte from the same channel's bytes
+    (left, above, above-left), so the filtered rows, split by channel with each row's filter
+    byte kept, are the filtered rows of the colour plane and of the alpha plane, which PDF
+    reads with the same predictor.  None for any other PNG (decoded by Pillow instead)."""
+    import numpy as np
+
+    info = png_info(data)
+    if info is None or info.get("interlace") != 0 or info.get("depth") != 8 or info.get("colour") not in (4, 6):
+        return None
+    n = 4 if info["colour"] == 6 else 2
+    w, h = info["width"], info["height"]
+    try:
+        raw = zlib.decompress(b"".join(info["idat"]))
+    except zlib.error:
+        return None
+    if len(raw) != h * (1 + w * n) or not w or not h:
+        return None
+    rows = np.frombuffer(raw, np.uint8).reshape(h, 1 + w * n)
+    if rows[:, 0].max() > 4:  # not a filter type: let the decoder say what is wrong
+        return None
+    pixels = rows[:, 1:].reshape(h, w, n)
+    planes = []
+    for channels in (slice(0, n - 1), slice(n - 1, n)):
+        plane = np.empty((h, 1 + w * (n - 1 if channels.start == 0 else 1)), np.uint8)
+        plane[:, 0] = rows[:, 0]
+        plane[:, 1:] = pixels[:, :, channels].reshape(h, -1)
+        planes.append(_deflated(plane, w, n - 1 if channels.start == 0 else 1))
+    return planes[0], planes[1]
+
+
+def _deflated(rows, width: int, colours: int) -> tuple[tuple, bytes]:
+    """(entries, content) of an image plane whose rows are PNG-filtered, each with its filter byte first."""
+    deflate = zlib.compressobj(FLATE_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
+    content = deflate.compress(rows.tobytes()) + deflate.flush()
+    space = "DeviceGray" if colours == 1 else "DeviceRGB"
+    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
+    return (("Width", width), ("Height", rows.shape[0]), ("BitsPerComponent", 8), ("ColorSpace", space),
+            ("Filter", "FlateDecode"), ("DecodeParms", parms)), content
+
+
 def _flate_rows(plane) -> tuple[tuple, bytes]:
     """An 8-bit image plane (height x width x 1 or 3) compressed as PDF reads it: each row
     predicted from the one above (PNG's "Up" filter), deflated."""
@@ -619,12 +664,7 @@ def _flate_rows(plane) -> tuple[tuple, bytes]:
     rows[:, 0] = 2  # Up
     rows[0, 1:] = flat[0]
     np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:], dtype=np.uint8, casting="unsafe")
-    deflate = zlib.compressobj(FLATE_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
-    content = deflate.compress(rows.tobytes()) + deflate.flush()
-    space = "DeviceGray" if n == 1 else "DeviceRGB"
-    parms = (("Predictor", 15), ("Colors", n), ("BitsPerComponent", 8), ("Columns", w))
-    return (("Width", w), ("Height", h), ("BitsPerComponent", 8), ("ColorSpace", space), ("Filter", "FlateDecode"),
-            ("DecodeParms", parms)), content
+    return _deflated(rows, w, n)
 
 
 def _keep_encoding(digest: str, found: tuple) -> None:

@@ -82,6 +82,29 @@ def test_the_coffee_png_goes_in_as_it_is(data, tmp_path):
     assert np.array_equal(np.frombuffer(coffee[4], np.uint8).reshape(400, 600, 3), pixels)
 
 
+def test_a_transparent_png_goes_in_pixel_for_pixel_with_its_transparency(data, tmp_path):
+    pdf = cards_pdf(build(data, tmp_path / "out"))
+    with Image.open(data / "art" / "cat.png") as im:
+        assert im.mode == "RGBA"
+        rgba = np.asarray(im)
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    found = []
+    for page in reader.pages:
+        def walk(resources):
+            for obj in (resources or {}).get("/XObject", {}).values():
+                x = obj.get_object()
+                if x["/Subtype"] == "/Image" and "/SMask" in x:
+                    found.append(x)
+                elif x["/Subtype"] == "/Form":
+                    walk(x.get("/Resources"))
+        walk(page.get("/Resources"))
+    cat = found[0]
+    h, w = rgba.shape[:2]
+    colours = np.frombuffer(cat.get_data(), np.uint8).reshape(h, w, 3)
+    alpha = np.frombuffer(cat["/SMask"].get_object().get_data(), np.uint8).reshape(h, w)
+    assert np.array_equal(colours, rgba[:, :, :3]) and np.array_equal(alpha, rgba[:, :, 3])
+
+
 def page_pixels(pdf: bytes, page: int = 0, dpi: int = 100):
     import pypdfium2 as pdfium
 
