@@ -14,8 +14,9 @@ picture at its place.
 In a PDF each picture file becomes one XObject, however many designs use it
 (``xobject``): a JPEG is embedded as it is (its DCT data), a PNG without
 transparency by its own compressed rows when PDF can read them as they are,
-other PNGs decoded once and their colours and transparency (a soft mask)
-compressed again with PNG predictors; an SVG picture stays vector, a form
+an 8-bit RGBA or grey+alpha PNG by its own filtered rows split into colours
+and transparency (a soft mask) and compressed again, any other PNG decoded
+once and compressed again with PNG predictors; an SVG picture stays vector, a form
 drawn from its own display list.  The file is read when the document is
 written, so a build holds no picture in memory.  ``SOURCES`` maps a digest to
 the file in this process (``register``); the render stage fills it.
