@@ -232,7 +232,7 @@ def render_html(s: dict, spec=None) -> str:
                              f"{', Dask ' + esc(timing['scheduler']) if timing['scheduler'] else ''})"],
     ]
     parts.append(section("run", "Run record", "What was simulated: the same deck hash, rules hash, options and seed "
-                         "give the same figures.", table(["", ""], rows, left=2)))
+                         "give the same figures.", table(["", ""], rows, left=2) + _readings_body(run)))
 
     # static checks
     if s["static"]:
@@ -346,6 +346,22 @@ def render_html(s: dict, spec=None) -> str:
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(run['title'])}: "
             f"deck validation ({verdict})</title><style>{CSS}</style></head><body><main>"
             + "\n".join(parts) + "</main></body></html>\n")
+
+
+def _readings_body(run: dict) -> str:
+    """The rules options in play that are not the rulebook's literal text: readings of a silent or unclear
+    rulebook, the engine's own additions, and options set on the command line."""
+    readings = run.get("readings") or []
+    if not readings:
+        return "<p>Every rules option in play is the rulebook as written.</p>"
+    rows = []
+    for r in readings:
+        others = ", ".join(f"<code>--rule {esc(r['option'])}={esc(o)}</code>" for o in r.get("others", []))
+        value = str(r["value"]).lower() if isinstance(r["value"], bool) else r["value"]
+        rows.append([f"<code>{esc(r['option'])}={esc(value)}</code>", esc(r["reading"]), others or "-"])
+    return ("<h3>Readings in play</h3><p class='muted'>Where the rulebook is silent or reads two ways, the option "
+            "below says which reading these games played (docs/rules-notes.md quotes each sentence).</p>"
+            + table(["option", "reading", "the other reading"], rows, left=3))
 
 
 def _players_body(s: dict) -> str:

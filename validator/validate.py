@@ -160,6 +160,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         "rules_hash": rules_hash(spec, rules),
         "rules_options": rules,
         "rules_defaults": spec.options(),
+        "readings": spec.readings(rules),  # every option in play whose value is not the rulebook's literal text
         "players": opts.players,
         "games": opts.games,
         "master_seed": opts.seed,

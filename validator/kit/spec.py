@@ -11,11 +11,18 @@ from model.errors import PnpError
 
 @dataclass(frozen=True)
 class Param:
-    """One rules option: a documented switch with a default (``--rule KEY=VALUE``)."""
+    """One rules option: a documented switch with a default (``--rule KEY=VALUE``).
+
+    ``reading`` is set when the default is not the rulebook's literal text - the
+    rulebook is silent, a sentence reads two ways, or the engine adds something
+    of its own: one sentence saying what the default does and what it stands for.
+    The report's run record lists every such default in play with its option
+    (``GameSpec.readings``).  Empty: the default is the rulebook as written."""
 
     default: Any
     help: str
     choices: tuple = ()
+    reading: str = ""
 
     def parse(self, name: str, raw: str):
         """The option's value from a command-line string ``raw``."""
@@ -146,6 +153,24 @@ class GameSpec:
             values[k] = v
         return values
 
+    def readings(self, values: dict[str, Any]) -> list[dict]:
+        """The run record's readings: every option whose value in ``values`` is its
+        default and whose default is not the rulebook's literal text (``Param.reading``),
+        and every option set away from its default on the command line."""
+        out = []
+        for name, p in self.params.items():
+            value = values.get(name, p.default)
+            key = name.replace("_", "-")
+            if value != p.default:
+                out.append({"option": key, "value": value, "default": p.default, "set": True,
+                            "reading": f"set with --rule {key}={_text(value)} (default {_text(p.default)})"})
+            elif p.reading:
+                others = ([_text(not p.default)] if isinstance(p.default, bool) else
+                          [c for c in p.choices if c != p.default])
+                out.append({"option": key, "value": value, "default": p.default, "set": False,
+                            "reading": p.reading, "others": others})
+        return out
+
     def parse_options(self, pairs: list[str]) -> dict[str, Any]:
         """``["key=value", ...]`` from the command line into typed option values."""
         out = {}
@@ -160,3 +185,8 @@ class GameSpec:
                 raise PnpError(f"unknown rules option '{key}' for {self.slug}; known: {known}")
             out[name] = self.params[name].parse(key, raw.strip())
         return out
+
+
+def _text(value) -> str:
+    """An option value as the command line writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
