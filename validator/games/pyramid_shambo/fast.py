@@ -337,7 +337,7 @@ def _settle_debts(s, g, chooses, rnd) -> tuple:
         if not (alive[payer] and alive[payee]):
             continue
         if kind == BONUS:  # _owe
-            due = s._bonus_due(payer)
+            due = s._bonus_due(payer, due)
             if due is None:
                 continue
         plans = g.plans(hold, payer, payee, due, alive)
