@@ -65,9 +65,11 @@ class Geometry:
     SUP: the supports (the 1 or 2 positions of the previous layer, towards the row);
     OUT: the positions it supports; NB: the touching positions a patient's path may
     step to, with the step's vertical (+1 up, -1 down, 0 sideways) and horizontal
-    (+1 right, -1 left) direction."""
+    (+1 right, -1 left; 0 for a corner step when ``corner_sideways`` is false: the
+    rule backward=vertical, where a step to the next layer counts only as up or
+    down) direction."""
 
-    def __init__(self, R: int, touching: bool):
+    def __init__(self, R: int, touching: bool, corner_sideways: bool = True):
         self.R = R
         at: dict[tuple[int, int], int] = {}
         layer, x = [], []
@@ -94,7 +96,7 @@ class Geometry:
                 for dh in (-1, 1):
                     q = at.get((k + dv, xx + dh))
                     if q is not None:
-                        steps.append((q, dv, dh))
+                        steps.append((q, dv, dh if corner_sideways else 0))
             if touching:
                 for dh in (-1, 1):
                     q = at.get((k, xx + 2 * dh))
@@ -159,7 +161,7 @@ class Pyrrameds(Game):
         if problems:
             raise InputErrors(problems)
         self._compile(data)
-        self.geo = Geometry(self.row, o["path_steps"] == "touching")
+        self.geo = Geometry(self.row, o["path_steps"] == "touching", o["backward"] == "axis")
         self.codes = Codes(self.NC, self.geo.P, self.NCH, players)
 
     def _compile(self, data) -> None:

@@ -115,7 +115,8 @@ def sections(summary: dict) -> list[ReportSection]:
             f"the turns; {sw['swaps_per_game']} swaps per game; {sw['passes']} turns on which a player could "
             f"neither place nor swap. {_pct(stl['stalemate_share'])}{_ci(stl['stalemate_ci'])} of the games ended "
             f"in a stalemate (a whole round without a placement: fewest cards won), {stl['no_result']} without a "
-            "result.</p>" + _table(["end", "games", "share"], ends))
+            "result. The stalemate is our ending, not the rulebook's (which ends a game only with an empty hand): "
+            "<code>--rule stalemate=never</code> plays without it.</p>" + _table(["end", "games", "share"], ends))
     out.append(ReportSection("pyr-swaps", "Swaps and stalls", "Swaps should be a choice, not the only move; "
                              "stalemates should be rare.", body))
     info = s.get("information")
@@ -164,8 +165,8 @@ def verdicts(summary: dict, th) -> list[dict]:
     warn, fail = th_get(th, "pyrrameds", "stalemate_warn", 0.05), th_get(th, "pyrrameds", "stalemate_fail", 0.25)
     status = "FAIL" if ci[0] > fail else "WARN" if st > warn else "PASS"
     out.append({"status": status, "check": "stalemates",
-                "message": f"{_pct(st)} of games ended in a stalemate (WARN above {_pct(warn)}, FAIL above "
-                           f"{_pct(fail)} with 95% confidence)"})
+                "message": f"{_pct(st)} of games ended in a stalemate, our ending where the rulebook has none "
+                           f"(WARN above {_pct(warn)}, FAIL above {_pct(fail)} with 95% confidence)"})
     chance = s["patients"]["placeable_share"]
     low = th_get(th, "pyrrameds", "patient_chance_warn", 0.2)
     if chance is not None:
