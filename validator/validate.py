@@ -21,6 +21,7 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
+from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
@@ -50,6 +51,7 @@ class Options:
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
     drama_games: int = DRAMA_GAMES  # the first games of the main run that feed the lead and drama figures
     expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
+    per_game: bool = False  # keep the main games' per-game values (Result.games: a paired comparison reads them)
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Result:
     verdicts: list[Verdict]
     files: list[Path]
     seconds: float
+    games: object = None  # figures.Games of the main games, with Options.per_game
 
     @property
     def status(self) -> str:
@@ -117,8 +120,17 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         if progress:
             progress(data.slug, done["n"], opts.games + skill_total)
 
+    per_game = Games() if opts.per_game else None
+    on_rows = writer.write if writer else None
+    if per_game is not None:
+        def on_rows(rows, write=on_rows):
+            per_game.add_rows(rows, spec.stalls)
+            if write is not None:
+                write(rows)
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      writer.write if writer else None, min(opts.games, opts.drama_games))]
+                      on_rows, min(opts.games, opts.drama_games),
+                      on_values=None if per_game is None else
+                      (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
     for a, b in pairs:
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
@@ -192,7 +204,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         from .report import write_outputs
 
         files += write_outputs(out_dir, summary, game, spec)
-    return Result(data.slug, data.title, summary, verdicts, files, seconds)
+    return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
 
 
 def with_expansions(data, expansions: set[str] | None):
@@ -351,6 +363,7 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
             for name, label in spec.per_player.items()}
     summary["skill"] = {"matrix": matrix, "bots": list(skill_bots(spec)), "richness": richness}
     summary["failures"] = failures
+    summary["headline"] = headline(t, spec)
     return summary
 
 

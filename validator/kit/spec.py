@@ -69,6 +69,27 @@ class ReportSection:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A headline figure an engine adds to the generic ones (summary.json's ``headline``, sweep.csv's
+    columns, ``--compare`` and ``pnp tune --goal``): a whole number per game - the record's ``counter``,
+    or 1 when the game ended for one of ``ends`` - summarised over the games by ``kind``: ``mean``,
+    ``median``, ``p95`` (95th percentile) or ``rate`` (the share of games, in percent, whose value is
+    not 0)."""
+
+    key: str  # as goals and sweep.csv name it, e.g. "worst-sips-p95"
+    label: str
+    kind: str = "mean"
+    counter: str = ""
+    ends: tuple[str, ...] = ()
+    unit: str = ""
+
+    def value(self, record) -> int:
+        if self.ends:
+            return 1 if record.end in self.ends else 0
+        return int(record.counters.get(self.counter, 0))
+
+
+@dataclass(frozen=True)
 class Verdict:
     """One PASS/WARN/FAIL line of the report (``status``), named by ``check``."""
 
@@ -140,6 +161,10 @@ class GameSpec:
     # fast_play(game, chance, bots, opts) -> (finished state, play statistics) of the game the runner's protocol
     # loop would play with these bot objects, or None (before drawing anything) when it does not take them
     fast_play: Callable[..., Any] | None = None
+    figures: tuple[Figure, ...] = ()  # headline figures of the engine's own, beside the generic ones
+    # thresholds (section, key) that set games the engine's statistics play beside the main run (in-process
+    # comparisons); sweeps and tuning set them to 0, since every variant would play them again
+    side_games: tuple[tuple[str, str], ...] = ()
 
     @property
     def module(self) -> str:
