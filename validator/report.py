@@ -225,7 +225,8 @@ def render_html(s: dict, spec=None) -> str:
         ["master seed", run["master_seed"]],
         ["turn cap", run["turn_cap"]],
         ["strict invariants", "on" if run["strict"] else "off"],
-        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={v}" for k, v in run["rules_options"].items()))],
+        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={str(v).lower() if isinstance(v, bool) else v}"
+                                        for k, v in run["rules_options"].items()))],
         ["thresholds", esc(run["thresholds_source"])],
         ["wall time", f"{timing['wall_seconds']:.1f} s"],
         ["games per second", f"{timing['games_per_second']:,} (main games, {timing['workers']} worker(s)"
@@ -318,9 +319,13 @@ def render_html(s: dict, spec=None) -> str:
     else:
         body = "<p>Skill games were not run (--skill-games 0).</p>"
     ri = sk["richness"]
-    body += (f"<h3>Decision richness</h3><p>{ci(ri['turns_with_choice'])} of turns offer a real choice (two or more "
-             f"legal actions); {num(ri['legal_actions_mean'])} legal actions per decision on average; "
-             f"{pct(ri['forced_share'])} of decisions are forced.</p>")
+    forced = ri["forced_share"]
+    body += (f"<h3>Decision richness</h3><p>Per turn: {ci(ri['turns_with_choice'])} of turns hold at least one real "
+             "choice (two or more legal actions). Per decision: of the "
+             f"{ri['decisions']:,} decisions, {pct(None if forced is None else 1 - forced)} offered a choice and "
+             f"{pct(forced)} were forced (a single legal action); {num(ri['legal_actions_mean'])} legal actions "
+             "per decision on average. A turn often holds several decisions, so a turn with a choice may also "
+             "hold forced ones.</p>")
     ladder = list(sk["bots"])[::-1]  # strongest first
     look = ("Skill pays when " + " and ".join(f"{esc(b)} beats {esc(a)}" for b, a in zip(ladder, ladder[1:])) + "."
             if len(ladder) >= 2 else "Skill pays when a stronger bot beats a weaker one.")

@@ -455,13 +455,8 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
 
     seats = s["outcome"]["seats"]
     spread = s["outcome"]["seat_spread"]
-    if spread is not None:
-        sure = max(0.0, max(r["low"] for r in seats) - min(r["high"] for r in seats))
-        warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
-        rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
-        text = (f"win rate by seat {rates}: "
-                f"spread {spread * 100:.1f} points (at least {sure * 100:.1f} with 95% confidence)")
-        out.append(Verdict(FAIL if sure > fail else WARN if spread > warn else PASS, "seat balance", text))
+    if spread is not None and all(r["rate"] is not None for r in seats):
+        out.append(_seat_balance(seats, th))
     ties = s["outcome"]["ties"]
     warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
     out.append(Verdict(FAIL if ties["low"] > fail else WARN if ties["rate"] > warn else PASS, "ties",
@@ -493,12 +488,49 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
                      f": too few games to tell whether the gap reaches {need * 100:.0f} points; "
                      "raise --skill-games")
         out.append(Verdict(PASS if gap > need else WARN, "skill", line))
-    share = s["skill"]["richness"]["turns_with_choice"]["rate"]
+    ri = s["skill"]["richness"]
+    share = ri["turns_with_choice"]["rate"]
     if share is not None:
         out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",
-                           f"{share * 100:.0f}% of turns offer a real choice; "
-                           f"{s['skill']['richness']['legal_actions_mean']:.1f} legal actions per decision on average"))
+                           richness_text(ri)))
     return out
+
+
+def richness_text(ri: dict) -> str:
+    """Decision richness in one sentence: per turn (a turn with at least one real choice) and per decision
+    (a choice or forced), so the two shares read together."""
+    turns = ri["turns_with_choice"]
+    text = f"{turns['rate'] * 100:.0f}% of turns hold at least one real choice (two or more legal actions)"
+    forced = ri.get("forced_share")
+    if forced is not None and ri.get("decisions"):
+        text += (f"; of the {ri['decisions']:,} decisions, {(1 - forced) * 100:.1f}% offered a choice and "
+                 f"{forced * 100:.1f}% were forced (a single legal action)")
+    if ri.get("legal_actions_mean") is not None:
+        text += f"; {ri['legal_actions_mean']:.1f} legal actions per decision on average"
+    return text
+
+
+def _seat_balance(seats: list[dict], th: Thresholds) -> Verdict:
+    """Seat balance: the best and worst seat's win rates, their difference with Newcombe's 95% interval.  A
+    WARN follows the estimate; a FAIL needs the whole interval above the FAIL threshold; a WARN whose interval
+    still reaches 0 says that the seats may be even."""
+    warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
+    best = max(range(len(seats)), key=lambda i: seats[i]["rate"])
+    worst = min(range(len(seats)), key=lambda i: seats[i]["rate"])
+    b, w = seats[best], seats[worst]
+    spread, low, high = diff_interval(b["count"], b["of"], w["count"], w["of"])
+    rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
+    text = (f"win rate by seat {rates}: spread {spread * 100:.1f} points between seat {b['seat']} and seat "
+            f"{w['seat']} (95% interval {max(0.0, low) * 100:.1f} to {high * 100:.1f})")
+    status = FAIL if low > fail else WARN if spread > warn else PASS
+    if status == WARN and low <= 0:
+        text += (f"; above the {warn * 100:g}-point warning, but the interval does not rule out even seats: "
+                 "more games will tell")
+    elif status == WARN:
+        text += f"; above the {warn * 100:g}-point warning"
+    elif status == FAIL:
+        text += f"; above {fail * 100:g} points with 95% confidence"
+    return Verdict(status, "seat balance", text)
 
 
 # ------------------------------------------------------------------ replay
