@@ -46,6 +46,13 @@ class PnpError(Exception):
     exit_code = 1
 
 
+class CommandLineError(PnpError):
+    """A mistake in the options of a command (an unknown name, an empty range, a reference that is no
+    reference): one line, exit 2, nothing run."""
+
+    exit_code = 2
+
+
 class InputErrors(PnpError):
     """The sheets, manifests or templates hold one or more errors."""
 

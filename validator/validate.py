@@ -164,28 +164,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     skill = tallies
     if writer:
         files.append(writer.commit())
-    meta = {
-        "game": data.slug,
-        "title": data.title,
-        "tool_version": __version__,
-        "deck_hash": deck_hash(data),
-        "rules_hash": rules_hash(spec, rules),
-        "rules_options": rules,
-        "rules_defaults": spec.options(),
-        "readings": spec.readings(rules),  # every option in play whose value is not the rulebook's literal text
-        "players": opts.players,
-        "games": opts.games,
-        "master_seed": opts.seed,
-        "bots": list(bots),
-        "skill_games_per_pair": skill_games,
-        "turn_cap": play_opts.turn_cap,
-        "strict": opts.strict,
-        "thresholds": th.as_dict(),
-        "thresholds_source": th.source,
-        "playtime": data.manifest.playtime,
-    }
-    if opts.expansions is not None:
-        meta["expansions"] = sorted(opts.expansions)
+    meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
+                      opts.strict, th, opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
@@ -205,6 +185,34 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
 
         files += write_outputs(out_dir, summary, game, spec)
     return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+
+
+def run_record(data, spec, rules: dict, players: int, games: int, seed: int, bots, skill_games: int, turn_cap: int,
+               strict: bool, th: Thresholds, expansions: set[str] | None) -> dict:
+    """summary.json's ``run`` block: what was simulated, so that the same record gives the same figures."""
+    meta = {
+        "game": data.slug,
+        "title": data.title,
+        "tool_version": __version__,
+        "deck_hash": deck_hash(data),
+        "rules_hash": rules_hash(spec, rules),
+        "rules_options": rules,
+        "rules_defaults": spec.options(),
+        "readings": spec.readings(rules),  # every option in play whose value is not the rulebook's literal text
+        "players": players,
+        "games": games,
+        "master_seed": seed,
+        "bots": list(bots),
+        "skill_games_per_pair": skill_games,
+        "turn_cap": turn_cap,
+        "strict": strict,
+        "thresholds": th.as_dict(),
+        "thresholds_source": th.source,
+        "playtime": data.manifest.playtime,
+    }
+    if expansions is not None:
+        meta["expansions"] = sorted(expansions)
+    return meta
 
 
 def with_expansions(data, expansions: set[str] | None):

@@ -10,6 +10,8 @@ COMMANDS = {
     "check": "check",
     "build": "build",
     "validate": "validate",
+    "sweep": "sweep",
+    "tune": "tune",
     "export": "export",
     "watch": "watch",
     "preview": "preview",

@@ -162,6 +162,9 @@ class GameSpec:
     # loop would play with these bot objects, or None (before drawing anything) when it does not take them
     fast_play: Callable[..., Any] | None = None
     figures: tuple[Figure, ...] = ()  # headline figures of the engine's own, beside the generic ones
+    # card_effects(summary) -> [{id, name, measure, value, low, high}]: each card's measured effect (in points or
+    # percent, with its 95% interval), which ``pnp validate --compare`` lists when it moves
+    card_effects: Callable[[dict], list[dict]] | None = None
     # thresholds (section, key) that set games the engine's statistics play beside the main run (in-process
     # comparisons); sweeps and tuning set them to 0, since every variant would play them again
     side_games: tuple[tuple[str, str], ...] = ()

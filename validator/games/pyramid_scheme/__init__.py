@@ -44,6 +44,7 @@ SPEC = GameSpec(
     time={"seconds_per_turn": 15.0, "seconds_per_action": 5.0, "setup_minutes": 0.0},
     csv_files=report.csv_files,
     figures=(Figure("deck-exhausted", "games ended by an exhausted deck", kind="rate", ends=("deck", "deck-tie")),),
+    card_effects=report.card_effects,
 )
 PyramidScheme.spec = SPEC
 

@@ -54,6 +54,14 @@ def verdicts(s: dict, th) -> list[Verdict]:
     return out
 
 
+def card_effects(s: dict) -> list[dict]:
+    """Each design's win-rate difference (placed against not placed), in points with its 95% interval."""
+    return [{"id": c["id"], "name": c["name"], "measure": "owner's win rate when placed minus when not (points)",
+             "value": None if c["win_diff"] is None else round(c["win_diff"] * 100, 2),
+             "low": None if c["diff_low"] is None else round(c["diff_low"] * 100, 2),
+             "high": None if c["diff_high"] is None else round(c["diff_high"] * 100, 2)} for c in s.get("cards", [])]
+
+
 def card_label(c: dict) -> str:
     """A design as the verdicts name it: its name and, in brackets, its id."""
     return f"{c['name']} ({c['id']})"

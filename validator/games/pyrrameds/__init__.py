@@ -17,7 +17,7 @@ from validator.kit import Figure, GameSpec
 
 from .checks import static_checks
 from .heuristics import HEURISTIC, ForgetfulBot
-from .report import csv_files, sections, verdicts
+from .report import card_effects, csv_files, sections, verdicts
 from .spec import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING
 from .stats import Stats
 
@@ -69,4 +69,5 @@ SPEC = GameSpec(
              Figure("swap-only", "turns on which a swap was the only move, per game", counter="swap_only",
                     unit="turns")),
     side_games=(("pyrrameds", "sweep_games"), ("pyrrameds", "info_games")),
+    card_effects=card_effects,
 )

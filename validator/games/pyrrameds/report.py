@@ -215,3 +215,22 @@ def _never_placed(check: str, kind: str, designs: list[dict], n: int) -> dict:
         parts.append(f"dealt fewer than {n} times: " + ", ".join(f"{d['name']} ({d['id']}, {d['dealt']})"
                                                                   for d in few))
     return {"status": "WARN", "check": check, "message": "never placed: " + "; ".join(parts)}
+
+
+def card_effects(summary: dict) -> list[dict]:
+    """Each patient's and operation's placed rate (percent of the games it was dealt in), with its Wilson
+    interval."""
+    from validator.kit.stats import wilson
+
+    s = summary.get("pyrrameds") or {}
+    out = []
+    for d in list(s.get("patients", {}).get("by_design", [])) + list(s.get("operations", [])):
+        if not d["dealt"]:
+            out.append({"id": d["id"], "name": d["name"], "measure": "placed in % of the games it was dealt",
+                        "value": None, "low": None, "high": None})
+            continue
+        lo, hi = wilson(d["placed"], d["dealt"])
+        out.append({"id": d["id"], "name": d["name"], "measure": "placed in % of the games it was dealt",
+                    "value": round(100 * d["placed"] / d["dealt"], 2), "low": round(100 * lo, 2),
+                    "high": round(100 * hi, 2)})
+    return out
