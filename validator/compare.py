@@ -41,6 +41,7 @@ SHEETS = ("cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx")
 class Ref:
     kind: str  # "folder", "revision" or "summary"
     label: str  # in the report: "data folder ../old", "revision HEAD~1 (3f2a9c1)", "summary out/summary.json"
+    text: str = ""  # as --compare gave it
     root: Path | None = None  # a folder (or the revision's sheets, extracted) to load
     summary: dict | None = None
     games_csv: Path | None = None
@@ -75,10 +76,13 @@ def resolve_ref(text: str, data_dir: Path) -> Ref:
     """What ``--compare REF`` names, or one line (exit 2) saying it is none of the three."""
     path = Path(text)
     if path.is_dir():
-        if any((path / s).is_file() for s in SHEETS[:2]):
-            return Ref("folder", f"data folder {text}", root=path)
-        if (path / "summary.json").is_file():
+        if (path / "summary.json").is_file():  # (a validation folder may hold a cards.csv table of its own)
             return _summary_ref(path / "summary.json", text)
+        if any((path / s).is_file() for s in SHEETS[:2]):
+            if not (path / "templates").is_dir():
+                raise CommandLineError(f"--compare {text}: the folder holds a cards sheet but no templates/ with "
+                                       "the games' manifests: not a data folder")
+            return Ref("folder", f"data folder {text}", text, root=path)
         raise CommandLineError(f"--compare {text}: the folder holds neither cards.csv (a data folder) nor "
                                "summary.json (a validation folder)")
     if path.is_file():
@@ -87,8 +91,8 @@ def resolve_ref(text: str, data_dir: Path) -> Ref:
         raise CommandLineError(f"--compare {text}: not a data folder, a git revision or a summary.json")
     rev = _revision(text, data_dir)
     if rev is None:
-        raise CommandLineError(f"--compare {text}: not a data folder, a summary.json, nor a git revision of "
-                               f"{data_dir}")
+        raise CommandLineError(f"--compare {text}: not a data folder, a summary.json, nor a git revision of the "
+                               f"data folder ({Path(data_dir).resolve()})")
     return _revision_ref(text, rev, data_dir)
 
 
@@ -100,7 +104,7 @@ def _summary_ref(path: Path, text: str) -> Ref:
     if not isinstance(summary, dict) or not isinstance(summary.get("run"), dict) or "game" not in summary["run"]:
         raise CommandLineError(f"--compare {text}: not a summary.json of pnp validate (no run record)")
     games = path.parent / "games.csv"
-    return Ref("summary", f"summary {text}", summary=summary, games_csv=games if games.is_file() else None)
+    return Ref("summary", f"summary {text}", text, summary=summary, games_csv=games if games.is_file() else None)
 
 
 def _git(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
@@ -137,7 +141,7 @@ def _revision_ref(text: str, commit: str, data_dir: Path) -> Ref:
         target = root / name[len(prefix):]
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(blob.stdout)
-    return Ref("revision", f"revision {text} ({commit[:7]})", root=root, temp=temp)
+    return Ref("revision", f"revision {text} ({commit[:7]})", text, root=root, temp=temp)
 
 
 def adopt_summary(ref: Ref, slug: str, opts: Options, given: set[str], spec) -> Options:
@@ -145,10 +149,10 @@ def adopt_summary(ref: Ref, slug: str, opts: Options, given: set[str], spec) -> 
     given that contradicts it, another game, or another rules hash is one line (exit 2)."""
     run = ref.summary["run"]
     if run["game"] != slug:
-        raise CommandLineError(f"--compare: {ref.label} is a summary of {run['game']}, not {slug}")
+        raise CommandLineError(f"--compare {ref.text}: a summary of {run['game']}, not of {slug}")
     if "headline" not in ref.summary:
-        raise CommandLineError(f"--compare: {ref.label} has no headline figures (an older pnp made it); compare "
-                               "against the data folder or a git revision instead")
+        raise CommandLineError(f"--compare {ref.text}: the summary has no headline figures (an older pnp made "
+                               "it); compare against the data folder or a git revision instead")
     out = replace(opts)
     for key, name in ADOPTED.items():
         value = run.get(key)
@@ -156,25 +160,25 @@ def adopt_summary(ref: Ref, slug: str, opts: Options, given: set[str], spec) -> 
             continue
         if name in given and getattr(opts, name) != value:
             flag = {"seed": "--seed", "skill_games": "--skill-games"}.get(name, f"--{name}")
-            raise CommandLineError(f"--compare: {flag} {getattr(opts, name)} differs from the summary's {value}: "
-                                   "both sides must play the same games")
+            raise CommandLineError(f"--compare {ref.text}: {flag} {getattr(opts, name)} differs from the summary's "
+                                   f"{value}; both sides must play the same games")
         setattr(out, name, value)
     bots = ",".join(run["bots"]) if len(set(run["bots"])) > 1 else run["bots"][0]
     if "bots" in given and opts.bots and opts.bots != bots:
-        raise CommandLineError(f"--compare: --bots {opts.bots} differs from the summary's {bots}")
+        raise CommandLineError(f"--compare {ref.text}: --bots {opts.bots} differs from the summary's {bots}")
     out.bots = bots
     rules = {k: v for k, v in run.get("rules_options", {}).items() if k in spec.params}
     if "rules" in given and spec.options(opts.rules) != spec.options(rules):
-        raise CommandLineError("--compare: the --rule options differ from the summary's: both sides must play "
-                               "the same rules")
+        raise CommandLineError(f"--compare {ref.text}: the --rule options differ from the summary's; both sides "
+                               "must play the same rules")
     out.rules = rules
     if "expansions" in run:
         out.expansions = set(run["expansions"])
     mine = rules_hash(spec, spec.options(out.rules))
     if run.get("rules_hash") != mine:
-        raise CommandLineError(f"--compare: {ref.label} was made with another rules engine or rules options "
-                               f"(rules hash {run.get('rules_hash')}, this run's {mine}); compare against the "
-                               "data folder or a git revision instead")
+        raise CommandLineError(f"--compare {ref.text}: the summary was made with another rules engine or rules "
+                               f"options (rules hash {run.get('rules_hash')}, this run's {mine}); compare against "
+                               "the data folder or a git revision instead")
     return out
 
 
@@ -185,12 +189,12 @@ def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path],
     seeds, and compare.  ``load_reference(root)`` loads the reference's game data from a folder."""
     spec = get_spec(data.slug)
     th = opts.thresholds.bind(spec)
+    ref_data = None if ref.kind == "summary" else load_reference(ref.root)  # (before anything is played)
     mine = validate_game(data, replace(opts, per_game=True), progress)
     if ref.kind == "summary":
         reference = dict(ref.summary)
         a_games = _saved_games(ref, mine.games, spec)
     else:
-        ref_data = load_reference(ref.root)
         theirs = validate_game(ref_data, replace(opts, per_game=True, write=False), progress)
         reference = theirs.summary
         a_games = theirs.games
@@ -294,14 +298,15 @@ def compare_record(c: Comparison) -> dict:
             "figures": c.figures, "verdicts": c.verdicts, "worse": len(c.worse), "cards": c.cards}
 
 
-def load_folder(root: Path, slug: str) -> object:
-    """The game's data from a reference folder (a data folder, or a revision's sheets)."""
+def load_folder(root: Path, slug: str, label: str) -> object:
+    """The game's data from a reference folder (a data folder, or a revision's sheets); ``label`` is the
+    reference as --compare named it."""
     from model.sheets import load_project
 
     try:
         project = load_project(root, [slug])
     except PnpError as exc:
-        raise CommandLineError(f"--compare: the reference's sheets do not load: "
+        raise CommandLineError(f"--compare {label}: the reference's sheets do not load: "
                                f"{str(exc).splitlines()[0]}") from None
     return project.games[slug]
 

@@ -71,8 +71,8 @@ def parse_goal(text: str, spec) -> Goal:
         import difflib
 
         close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise CommandLineError(f"--goal {text}: unknown figure '{key}'{hint} known: {', '.join(known)}")
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise CommandLineError(f"--goal {text}: unknown figure '{key}'{hint}; known: {', '.join(known)}")
     if op == "=":
         r = re.fullmatch(rf"({_NUMBER})\s*\.\.\s*({_NUMBER})", raw)
         if not r:

@@ -104,7 +104,7 @@ def _items(spec_text: str, raw: str) -> list[str]:
 
 def _suggest(word: str, known) -> str:
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def parse_vary(spec_text: str, data, spec, players: int) -> Axis:
@@ -157,7 +157,7 @@ def _rule_axis(spec_text, key, values, spec) -> Axis:
     name = key.replace("-", "_")
     if not key or name not in spec.params:
         known = sorted(k.replace("_", "-") for k in spec.params)
-        _fail(spec_text, f"unknown rules option '{key}' for {spec.slug}{_suggest(key.replace('_', '-'), known)} "
+        _fail(spec_text, f"unknown rules option '{key}' for {spec.slug}{_suggest(key.replace('_', '-'), known)}; "
                          f"known: {', '.join(known)}")
     param = spec.params[name]
     out = []
@@ -201,7 +201,7 @@ def _card_axis(spec_text, column, card_id, values, data) -> Axis:
         try:
             out.append(check_cell(data.manifest, card.deck, column, v))
         except PnpError as exc:
-            _fail(spec_text, f"{v}: {exc}")
+            _fail(spec_text, str(exc))
     now = card.get(column)
     return Axis("column", f"{column}:{card_id}", target=card_id, column=column, values=tuple(out),
                 labels=tuple(values), base=now if now in out else None, base_label="" if now is None else str(now))

@@ -32,14 +32,23 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
     try:
         if ref.kind == "summary":
             given = {name for param, name in GIVEN.items() if explicit(ctx, param)}
+            mine = opts
             opts = adopt_summary(ref, slug, opts, given, spec)
+            taken = [f"--{flag.replace('_', '-')} {getattr(opts, name)}" for name, flag in
+                     (("games", "games"), ("players", "players"), ("seed", "seed"), ("skill_games", "skill_games"),
+                      ("bots", "bots")) if getattr(opts, name) != getattr(mine, name)
+                     and not (name == "bots" and opts.bots == (mine.bots or spec.default_bots))]
+            taken += [f"--rule {k.replace('_', '-')}={v}" for k, v in opts.rules.items()
+                      if mine.rules.get(k, spec.params[k].default) != v]
+            if taken:
+                err.print("playing the summary's games: " + " ".join(taken), highlight=False)
         with progress_bar(MofNCompleteColumn()) as progress:
             task = progress.add_task(f"comparing {slug}", total=None)
 
             def advance(_slug, done, total):
                 progress.update(task, completed=done, total=total)
 
-            c = compare_game(project.games[slug], ref, opts, lambda root: load_folder(root, slug), advance)
+            c = compare_game(project.games[slug], ref, opts, lambda root: load_folder(root, slug, ref.text), advance)
     finally:
         ref.close()
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red", None: "dim"}
