@@ -208,11 +208,10 @@ def render_tune(record: dict, spec, result) -> str:
     for t in shown:
         v = t.evaluated.variant
         rows.append([esc(v.label) + (" <span class='muted'>(as it is)</span>" if v.current else ""),
+                     "<br>".join(esc(c) for c in v.changes) or "<span class='muted'>none</span>",
                      f"{t.evaluated.tally.games:,}", badge(t.evaluated.status)]
-                    + [_goal_cell(j) for j in t.goals]
-                    + ["<br>".join(esc(c) for c in v.changes) or "<span class='muted'>none</span>"])
-    parts.append(table(["variant", "games", "verdict"] + [g.text for g in goals] + ["change to make"], rows,
-                       left=1))
+                    + [_goal_cell(j) for j in t.goals])
+    parts.append(table(["variant", "change to make", "games", "verdict"] + [g.text for g in goals], rows, left=2))
     if top is not None:
         keys = list(describe(spec))
         rows = [[esc(k), esc(describe(spec)[k][1])] + [fmt(t.evaluated.headline.get(k)) for t in shown]

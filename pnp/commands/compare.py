@@ -81,10 +81,9 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
         sys.exit(1)
 
 
-def refuse_clashes(ctx, slugs, replay) -> None:
+def refuse_clashes(slugs, replay) -> None:
     """``--compare`` plays one game against one reference: a clash is one line, exit 2."""
     if replay is not None:
         raise CommandLineError("--compare cannot be combined with --replay")
     if len(slugs) != 1:
         raise CommandLineError("--compare needs one game, e.g. pnp validate pyramid-scheme --compare HEAD~1")
-    del ctx

@@ -99,20 +99,23 @@ def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, b
     for a in result.axes:
         table.add_column(a.name)
     table.add_column("verdict")
-    for key in ("median-minutes", "seat-spread", "first-seat-edge"):
-        table.add_column(key, justify="right")
+    shown = {"median-minutes": "minutes", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
+    for title in shown.values():
+        table.add_column(title, justify="right", no_wrap=True)
     for r in result.results:
         v = r.variant
         values = [p.split("=", 1)[1] for p in v.point]
         figs = []
-        for key in ("median-minutes", "seat-spread", "first-seat-edge"):
+        for key in shown:
             f = r.headline[key]
-            figs.append("-" if f["value"] is None else f"{f['value']:.1f} [{f['low']:.1f}, {f['high']:.1f}]")
+            half = max(f["value"] - f["low"], f["high"] - f["value"]) if f["value"] is not None else 0
+            figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half:.1f}")
         st = styles[r.status]
         table.add_row(str(v.index + 1) + (" *" if v.current else ""), *values, f"[{st}]{r.status}[/{st}]", *figs)
     out.print(table)
     games = n_games * len(result.results)
     out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "
-              f"{result.workers} worker(s)); * the deck as it is", highlight=False)
+              f"{result.workers} worker(s)); * the deck as it is; ± the larger side of the 95% interval (sweep.csv "
+              "holds both ends)", highlight=False)
     for f in result.files:
         out.print(f"wrote {f}", highlight=False)

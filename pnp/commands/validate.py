@@ -79,7 +79,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     if compare is not None:
         from .compare import refuse_clashes
 
-        refuse_clashes(ctx, slugs, replay)
+        refuse_clashes(slugs, replay)
     if scheduler and explicit(ctx, "workers"):
         raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:

@@ -129,6 +129,21 @@ class Geometry:
         return "row" + f" {i}" if k == 0 else f"{'+' if k > 0 else ''}{k}.{i}"
 
 
+def parse_seats(text: str, players: int) -> tuple[int, ...]:
+    """The rules option fewer-cards: ``none`` or seats joined with ``+`` (1 starts) -> 1 or 0 per seat."""
+    text = str(text).strip()
+    out = [0] * players
+    if text in ("", "none", "0"):
+        return tuple(out)
+    for part in text.split("+"):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= players:
+            raise PnpError(f"rules option fewer-cards: '{text}' is not none or seats 1-{players} joined with +, "
+                           "e.g. 3+4")
+        out[int(part) - 1] = 1
+    return tuple(out)
+
+
 class Pyrrameds(Game):
     """One box selection at one player count; every number, type, need and effect comes from the rows."""
 
@@ -148,6 +163,7 @@ class Pyrrameds(Game):
         if self.row < 2:
             raise PnpError("rules option row: the starting row needs at least 2 cards")
         self.start_medicine, self.start_patients = o["start_medicine"], o["start_patients"]
+        self.fewer = parse_seats(o["fewer_cards"], players)  # per seat: 1 when dealt one card fewer (house rule)
         self.choose_number = o["wild_number"] == "choose"
         self.flexible = o["wild_type"] == "flexible"
         self.path_extra = o["path_extra"] == "non-medicine"

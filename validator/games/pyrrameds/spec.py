@@ -121,6 +121,10 @@ PARAMS = {
                        ("no-placement", "no-move", "never"),
                        reading="the rulebook has no ending but an empty hand; ours: a whole round without a "
                        "placement ends the game and the fewest cards in hand win"),
+    "fewer_cards": Param("none", "a house rule against the start player's race, not the rulebook's: the seats "
+                         "named (1 starts; several joined with +, e.g. 3+4) are dealt one card fewer of the cards "
+                         "dealt after the start, which are shown and discarded with the leftovers; none: the "
+                         "rulebook's even deal"),
     "shown_card": Param("owner", "the card a player must show: owner (they choose it) or random",
                         ("owner", "random"),
                         reading="'pick a player who must show you a hand card': the player who shows chooses which "
