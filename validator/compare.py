@@ -30,7 +30,7 @@ from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
 from .figures import Games, paired, read_games_csv, unpaired
-from .validate import PASS, _RANK, Options, judge, validate_game, worst
+from .validate import PASS, _RANK, Options, judge, validate_game, with_expansions, worst
 
 #: what a summary's run record sets, and the option it is taken into
 ADOPTED = {"players": "players", "games": "games", "master_seed": "seed", "skill_games_per_pair": "skill_games"}
@@ -189,13 +189,27 @@ def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path],
     seeds, and compare.  ``load_reference(root)`` loads the reference's game data from a folder."""
     spec = get_spec(data.slug)
     th = opts.thresholds.bind(spec)
-    ref_data = None if ref.kind == "summary" else load_reference(ref.root)  # (before anything is played)
-    mine = validate_game(data, replace(opts, per_game=True), progress)
+    ref_data = None
+    if ref.kind != "summary":  # the reference loaded and compiled before anything is played
+        ref_data = load_reference(ref.root)
+        try:
+            spec.make(with_expansions(ref_data, opts.expansions), opts.players, **opts.rules)
+        except PnpError as exc:
+            raise CommandLineError(f"--compare {ref.text}: the reference cannot be played: "
+                                   f"{str(exc).splitlines()[0]}") from None
+    sides = 1 if ref.kind == "summary" else 2
+
+    def halves(first: bool):  # one progress bar over both runs
+        if progress is None:
+            return None
+        return lambda slug, done, total: progress(slug, done + (0 if first else total), sides * total)
+
+    mine = validate_game(data, replace(opts, per_game=True), halves(True))
     if ref.kind == "summary":
         reference = dict(ref.summary)
         a_games = _saved_games(ref, mine.games, spec)
     else:
-        theirs = validate_game(ref_data, replace(opts, per_game=True, write=False), progress)
+        theirs = validate_game(ref_data, replace(opts, per_game=True, write=False), halves(False))
         reference = theirs.summary
         a_games = theirs.games
     ref_verdicts = judge(reference, th, spec)  # the reference judged with this run's thresholds
