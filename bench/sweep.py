@@ -12,12 +12,14 @@ under 60 s on two cores.  A Dask row times the same sweep on a ``LocalCluster`` 
 that many single-threaded worker processes, started before the clock starts (an
 existing cluster, as ``--scheduler`` expects); its files are checked to be the same
 bytes as the local run's.  Timings on a shared machine drift: compare rows made in
-one run.
+one run; the CPU seconds it prints at the end (every process of the last local run) do
+not depend on what else the machine is doing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -41,13 +43,19 @@ GRIDS = {
 }
 
 
-def sweep(data, vary, games: int, out: Path, **pool) -> tuple[float, dict]:
-    t0 = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children (the local pool's workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def sweep(data, vary, games: int, out: Path, **pool) -> tuple[float, float, dict]:
+    c0, t0 = cpu(), time.perf_counter()
     result = run_sweep(data, vary, SweepOptions(games=games, out=out, **pool))
     seconds = time.perf_counter() - t0
     files = {f.name: f.read_bytes() for f in result.files}
     assert len(result.results) == 20, len(result.results)
-    return seconds, files
+    return seconds, cpu() - c0, files
 
 
 def main() -> None:
@@ -63,6 +71,7 @@ def main() -> None:
     local = [int(x) for x in args.workers.split(",") if x]
     dask = [int(x) for x in args.dask.split(",") if x]
     total = 20 * args.games
+    cpus: dict[str, float] = {}
     print(f"20-variant sweep, {args.games:,} games per variant ({total:,} games), seconds end to end "
           f"(games per second)")
     print(f"{'game':<18}" + "".join(f"{f'{w} local':>16}" for w in local) + "".join(f"{f'{w} Dask':>16}" for w in dask))
@@ -71,21 +80,27 @@ def main() -> None:
             data = project.games[slug]
             cells, reference = [], None
             for w in local:
-                s, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-{w}", workers=w)
+                s, used, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-{w}", workers=w)
                 reference = reference or files
                 assert files == reference, "a local run wrote other bytes"
                 cells.append(f"{s:7.1f} ({total / s:5.0f})")
+                cpus[slug] = used
             for w in dask:
                 from distributed import LocalCluster
 
                 with LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
-                    s, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-d{w}",
-                                     scheduler=cluster.scheduler_address)
+                    s, _, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-d{w}",
+                                        scheduler=cluster.scheduler_address)
                 if reference is not None:
                     assert files == reference, "the Dask run wrote other bytes than the local one"
                 cells.append(f"{s:7.1f} ({total / s:5.0f})")
             print(f"{slug:<18}" + "".join(f"{c:>16}" for c in cells), flush=True)
+    if cpus:  # what the machine's load does not change: the work itself
+        print(f"\nCPU seconds of the last local run (all processes), and the wall time they make on two idle "
+              f"cores (load average {os.getloadavg()[0]:.1f} now):")
+        for slug, used in cpus.items():
+            print(f"{slug:<18} {used:7.1f} CPU s   ~{used / 2:5.1f} s on 2 idle cores")
 
 
 if __name__ == "__main__":
