@@ -3,10 +3,9 @@
 shared by ``check``, ``build``, ``export``, ``watch`` and ``preview`` so that
 each shows and counts the same warnings.
 
-The palette check simulates colour vision with colour-science, whose import
-alone takes about a second; its findings depend on the palette only, so a
-build keeps them in its cache (``DiskCache.put_value``) and a build of an
-unchanged palette does not import it.
+The palette check's findings depend on the palette only, so a build keeps
+them in its cache (``DiskCache.put_value``) and a build of an unchanged
+palette does not simulate colour vision again.
 """
 
 from __future__ import annotations
