@@ -95,13 +95,18 @@ def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, b
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}
     table = Table(title=f"pnp sweep {slug}: {len(result.results)} variants x {n_games:,} games",
                   title_justify="left")
-    table.add_column("#", justify="right")
+    table.add_column("#", justify="right", no_wrap=True)
     for a in result.axes:
-        table.add_column(a.name)
-    table.add_column("verdict")
-    shown = {"median-minutes": "minutes", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
+        table.add_column(a.name, no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    shown = {"median-minutes": "median min", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
+    from validator.figures import GENERIC
+
+    for key in (result.results[0].headline if result.results else {}):  # the engine's own figures too
+        if key not in GENERIC:
+            shown[key] = key.replace("-", " ")
     for title in shown.values():
-        table.add_column(title, justify="right", no_wrap=True)
+        table.add_column(title, justify="right")
     for r in result.results:
         v = r.variant
         values = [p.split("=", 1)[1] for p in v.point]
