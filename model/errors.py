@@ -59,6 +59,13 @@ class PnpError(Exception):
         return _rebuild, (type(self), self.args, dict(self.__dict__))
 
 
+class CommandLineError(PnpError):
+    """A mistake in the options of a command (an unknown name, an empty range, a reference that is no
+    reference): one line, exit 2, nothing run."""
+
+    exit_code = 2
+
+
 class InputErrors(PnpError):
     """The sheets, manifests or templates hold one or more errors.  ``problems``
     are the errors; ``warnings`` the warnings found with them (shown too: an

@@ -412,6 +412,19 @@ class _RowChecker:
         return raw, True
 
 
+def check_cell(manifest: Manifest, deck: str, column: str, raw: str):
+    """The value a sheet cell ``raw`` in ``column`` of a ``deck`` card would load as, checked exactly as a
+    row's cell is (range, palette, choices, small language); raises PnpError with the reason otherwise."""
+    d = manifest.decks[deck]
+    col = d.columns[column]
+    problems = Problems()
+    checker = _RowChecker(d.sheet, {manifest.slug: manifest}, problems, {})
+    value, ok = checker._cell(None, column, col, raw.strip(), manifest, deck)
+    if not ok:
+        raise PnpError(problems.errors[0].message)
+    return value
+
+
 def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems,
                row_games: dict[tuple[str, int], str] | None = None) -> list[Card]:
     table = read_table(path, problems)

@@ -35,6 +35,7 @@ def page_chars(path: Path, index: int) -> list[Char]:
         x, y = ctypes.c_double(), ctypes.c_double()
         for i in range(textpage.count_chars()):
             ch = chr(raw.FPDFText_GetUnicode(textpage.raw, i))
+            ch = "-" if ch == "\x02" else ch  # pdfium's mark for a hyphen that ends a line
             if ch in "\r\n" or raw.FPDFText_IsGenerated(textpage.raw, i) == 1:
                 continue
             left, bottom, right, top = textpage.get_charbox(i)

@@ -53,7 +53,8 @@ TEMPLATE = """{% extends "pnp/card.svg.j2" %}
 {% endblock %}
 """.replace("MX", f"{MARK[0]:g}").replace("MY", f"{MARK[1]:g}")
 
-WORD = "Pneumonoultramicroscopic"  # 49 mm wide at 3.6 mm, still 33 mm at 2.4 mm (DejaVu Sans)
+WORD = "X" * 20  # 49 mm wide at 3.6 mm, still 33 mm at 2.4 mm (DejaVu Sans), and no hyphenation point
+LONG = "Pneumonoultramicroscopic"  # 49 mm at 3.6 mm too, but a word the game's language hyphenates
 LINE = "The sphinx asks one riddle per turn and every wrong answer costs the pharaoh a golden scarab"
 SHRINK = "Draw two cards then pass one to the left"  # at 5 mm: 3 lines of 6 mm in a 10 mm box
 TALL = ("Each player takes three stones from the quarry and builds one step of the pyramid; "
@@ -64,6 +65,7 @@ ROWS = {
     "word": (WORD, "40 40 20 10", "3.6 2.4", "middle top"),
     "word-end": (WORD, "10 70 20 10", "3.6 2.4", "end bottom"),
     "word-start": (WORD, "70 100 20 12", "3.6 2.4", "start middle"),
+    "hyphenated": (LONG, "40 110 20 12", "3.6 2.4", "middle top"),
     "line": (LINE, "30 30 40 30", "3.5 2.1", "start top"),
     "shrink": (SHRINK, "35 60 30 10", "5 2.5", "middle middle"),
     "tall": (TALL, "20 50 40 8", "3.5 2.5", "start top"),
@@ -144,6 +146,15 @@ def test_a_49_mm_word_in_a_20_mm_box_is_reported_and_cut_with_an_ellipsis(printe
     assert printed_line.endswith("…") and WORD.startswith(printed_line[:-1]) and len(printed_line) > 4
     # what is left of the word still uses the box: more than half its width
     assert max(c.x1 for c in chars) - min(c.x0 for c in chars) > 10
+
+
+def test_a_long_word_the_language_can_break_is_hyphenated_inside_its_box(printed):
+    warnings, cards, _ = printed
+    assert warned(warnings, "hyphenated") == []
+    _, chars = cards["hyphenated"]
+    printed_lines = lines(chars)
+    assert len(printed_lines) >= 2 and all(line.endswith("-") for line in printed_lines[:-1])
+    assert "".join(line.removesuffix("-") for line in printed_lines) == LONG
 
 
 def test_a_long_line_wraps_inside_its_width_and_loses_no_word(printed):

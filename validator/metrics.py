@@ -144,6 +144,8 @@ class Tally:
     q_decided: Counter = field(default_factory=Counter)  # percent of the game after which the winner led -> games
     stalls: tuple = STALLS  # end reasons counted as failures
     ext: Any = None  # the engine's stats extension
+    figure_defs: tuple = ()  # the engine's headline figures (GameSpec.figures)
+    figures: dict = field(default_factory=dict)  # figure key -> Counter(value per game -> games)
 
     def add_game(self, index: int, seed: int, record, bots: tuple[str, ...], play: dict, model: TimeModel) -> None:
         # (every count below is kept in the order a plain loop over the record adds it: same figures, same dicts)
@@ -195,6 +197,13 @@ class Tally:
                 by_seat[seats[p]] += v
         if self.ext is not None:
             self.ext.add(record, bots)
+        if self.figure_defs:
+            figures = self.figures
+            for f in self.figure_defs:
+                hist = figures.get(f.key)
+                if hist is None:
+                    hist = figures[f.key] = Counter()
+                hist[f.value(record)] += 1
         self.decisions += play["decisions"]
         self.choices += play["choices"]
         self.legal_sum += play["legal_sum"]
@@ -243,6 +252,9 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name, by_seat in other.per_player.items():
             self.per_player.setdefault(name, Counter()).update(by_seat)
+        self.figure_defs = self.figure_defs or other.figure_defs
+        for key, hist in other.figures.items():
+            self.figures.setdefault(key, Counter()).update(hist)
         for kind, (count, examples) in other.failures.items():
             row = self.failures.setdefault(kind, [0, []])
             row[0] += count
@@ -256,4 +268,5 @@ class Tally:
 
 def new_tally(spec) -> Tally:
     """An empty tally for an engine: its stall reasons and a fresh stats extension."""
-    return Tally(stalls=tuple(spec.stalls), ext=spec.stats() if spec.stats else None)
+    return Tally(stalls=tuple(spec.stalls), ext=spec.stats() if spec.stats else None,
+                 figure_defs=tuple(getattr(spec, "figures", ())))

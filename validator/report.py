@@ -225,14 +225,15 @@ def render_html(s: dict, spec=None) -> str:
         ["master seed", run["master_seed"]],
         ["turn cap", run["turn_cap"]],
         ["strict invariants", "on" if run["strict"] else "off"],
-        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={v}" for k, v in run["rules_options"].items()))],
+        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={str(v).lower() if isinstance(v, bool) else v}"
+                                        for k, v in run["rules_options"].items()))],
         ["thresholds", esc(run["thresholds_source"])],
         ["wall time", f"{timing['wall_seconds']:.1f} s"],
         ["games per second", f"{timing['games_per_second']:,} (main games, {timing['workers']} worker(s)"
                              f"{', Dask ' + esc(timing['scheduler']) if timing['scheduler'] else ''})"],
     ]
     parts.append(section("run", "Run record", "What was simulated: the same deck hash, rules hash, options and seed "
-                         "give the same figures.", table(["", ""], rows, left=2)))
+                         "give the same figures.", table(["", ""], rows, left=2) + _readings_body(run)))
 
     # static checks
     if s["static"]:
@@ -318,9 +319,13 @@ def render_html(s: dict, spec=None) -> str:
     else:
         body = "<p>Skill games were not run (--skill-games 0).</p>"
     ri = sk["richness"]
-    body += (f"<h3>Decision richness</h3><p>{ci(ri['turns_with_choice'])} of turns offer a real choice (two or more "
-             f"legal actions); {num(ri['legal_actions_mean'])} legal actions per decision on average; "
-             f"{pct(ri['forced_share'])} of decisions are forced.</p>")
+    forced = ri["forced_share"]
+    body += (f"<h3>Decision richness</h3><p>Per turn: {ci(ri['turns_with_choice'])} of turns hold at least one real "
+             "choice (two or more legal actions). Per decision: of the "
+             f"{ri['decisions']:,} decisions, {pct(None if forced is None else 1 - forced)} offered a choice and "
+             f"{pct(forced)} were forced (a single legal action); {num(ri['legal_actions_mean'])} legal actions "
+             "per decision on average. A turn often holds several decisions, so a turn with a choice may also "
+             "hold forced ones.</p>")
     ladder = list(sk["bots"])[::-1]  # strongest first
     look = ("Skill pays when " + " and ".join(f"{esc(b)} beats {esc(a)}" for b, a in zip(ladder, ladder[1:])) + "."
             if len(ladder) >= 2 else "Skill pays when a stronger bot beats a weaker one.")
@@ -346,6 +351,22 @@ def render_html(s: dict, spec=None) -> str:
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(run['title'])}: "
             f"deck validation ({verdict})</title><style>{CSS}</style></head><body><main>"
             + "\n".join(parts) + "</main></body></html>\n")
+
+
+def _readings_body(run: dict) -> str:
+    """The rules options in play that are not the rulebook's literal text: readings of a silent or unclear
+    rulebook, the engine's own additions, and options set on the command line."""
+    readings = run.get("readings") or []
+    if not readings:
+        return "<p>Every rules option in play is the rulebook as written.</p>"
+    rows = []
+    for r in readings:
+        others = ", ".join(f"<code>--rule {esc(r['option'])}={esc(o)}</code>" for o in r.get("others", []))
+        value = str(r["value"]).lower() if isinstance(r["value"], bool) else r["value"]
+        rows.append([f"<code>{esc(r['option'])}={esc(value)}</code>", esc(r["reading"]), others or "-"])
+    return ("<h3>Readings in play</h3><p class='muted'>Where the rulebook is silent or reads two ways, the option "
+            "below says which reading these games played (docs/rules-notes.md quotes each sentence).</p>"
+            + table(["option", "reading", "the other reading"], rows, left=3))
 
 
 def _players_body(s: dict) -> str:

@@ -170,17 +170,20 @@ class Batch:
     model: TimeModel
     rows: bool = True
     standings: int = 0  # games with a smaller index read their standings (the lead and drama figures)
+    values: bool = False  # also keep each game's values of the engine's headline figures (paired comparisons)
 
 
 @dataclass
 class BatchResult:
     tally: Tally
     rows: list = field(default_factory=list)
+    values: list = field(default_factory=list)  # per game: the engine's figure values (GameSpec.figures order)
 
 
 def run_batch(batch: Batch) -> BatchResult:
     tally = new_tally(batch.game.spec)
-    rows = []
+    rows, values = [], []
+    figures = batch.game.spec.figures if batch.values else ()
     seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
     for i, seed in enumerate(seeds, batch.start):
         bots = batch.bots[i % len(batch.bots)]
@@ -189,7 +192,9 @@ def run_batch(batch: Batch) -> BatchResult:
         tally.add_game(i, seed, record, bots, stats, batch.model)
         if batch.rows:
             rows.append(_row(i, seed, bots, record, batch.model))
-    return BatchResult(tally, rows)
+        if batch.values:
+            values.append(tuple(f.value(record) for f in figures))
+    return BatchResult(tally, rows, values)
 
 
 def _row(index: int, seed: int, bots, record, model: TimeModel) -> list:
@@ -294,9 +299,12 @@ def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
 
 
 def batches(game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions, model: TimeModel,
-            size: int, rows: bool = True, standings: int = 0) -> Iterator[Batch]:
-    for start in range(0, games, size):
-        yield Batch(game, stream, master, start, min(size, games - start), tuple(bots), opts, model, rows, standings)
+            size: int, rows: bool = True, standings: int = 0, first: int = 0, values: bool = False) -> Iterator[Batch]:
+    """Games ``first .. first+games-1`` of a stream, ``size`` to a batch."""
+    end = first + games
+    for start in range(first, end, size):
+        yield Batch(game, stream, master, start, min(size, end - start), tuple(bots), opts, model, rows, standings,
+                    values)
 
 
 @dataclass
@@ -313,6 +321,8 @@ class Stream:
     model: TimeModel
     on_rows: Callable | None = None
     standings: int = 0  # the first games that read their standings (lead and drama figures)
+    first: int = 0  # the index of the stream's first game (a later part of a stream: more games of a variant)
+    on_values: Callable | None = None  # handed each batch's per-game values of the engine's headline figures
 
 
 def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
@@ -324,7 +334,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
         for i, st in enumerate(streams):
             size = batch_size(st.games, st.bots, pool.workers)
             for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
-                             st.on_rows is not None, st.standings):
+                             st.on_rows is not None, st.standings, st.first, st.on_values is not None):
                 yield i, b
 
     items = tagged()
@@ -333,6 +343,8 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
         totals[st.key].merge(result.tally)
         if st.on_rows is not None:
             st.on_rows(result.rows)
+        if st.on_values is not None:
+            st.on_values(result.values)
         if on_progress is not None:
             on_progress(result.tally.games)
     return totals

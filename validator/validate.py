@@ -21,6 +21,7 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
+from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
@@ -50,6 +51,7 @@ class Options:
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
     drama_games: int = DRAMA_GAMES  # the first games of the main run that feed the lead and drama figures
     expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
+    per_game: bool = False  # keep the main games' per-game values (Result.games: a paired comparison reads them)
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Result:
     verdicts: list[Verdict]
     files: list[Path]
     seconds: float
+    games: object = None  # figures.Games of the main games, with Options.per_game
 
     @property
     def status(self) -> str:
@@ -117,8 +120,17 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         if progress:
             progress(data.slug, done["n"], opts.games + skill_total)
 
+    per_game = Games() if opts.per_game else None
+    on_rows = writer.write if writer else None
+    if per_game is not None:
+        def on_rows(rows, write=on_rows):
+            per_game.add_rows(rows, spec.stalls)
+            if write is not None:
+                write(rows)
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      writer.write if writer else None, min(opts.games, opts.drama_games))]
+                      on_rows, min(opts.games, opts.drama_games),
+                      on_values=None if per_game is None else
+                      (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
     for a, b in pairs:
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
                               _pair_patterns(a, b, opts.players), play_opts, model))
@@ -152,27 +164,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     skill = tallies
     if writer:
         files.append(writer.commit())
-    meta = {
-        "game": data.slug,
-        "title": data.title,
-        "tool_version": __version__,
-        "deck_hash": deck_hash(data),
-        "rules_hash": rules_hash(spec, rules),
-        "rules_options": rules,
-        "rules_defaults": spec.options(),
-        "players": opts.players,
-        "games": opts.games,
-        "master_seed": opts.seed,
-        "bots": list(bots),
-        "skill_games_per_pair": skill_games,
-        "turn_cap": play_opts.turn_cap,
-        "strict": opts.strict,
-        "thresholds": th.as_dict(),
-        "thresholds_source": th.source,
-        "playtime": data.manifest.playtime,
-    }
-    if opts.expansions is not None:
-        meta["expansions"] = sorted(opts.expansions)
+    meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
+                      opts.strict, th, opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
@@ -191,7 +184,35 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         from .report import write_outputs
 
         files += write_outputs(out_dir, summary, game, spec)
-    return Result(data.slug, data.title, summary, verdicts, files, seconds)
+    return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+
+
+def run_record(data, spec, rules: dict, players: int, games: int, seed: int, bots, skill_games: int, turn_cap: int,
+               strict: bool, th: Thresholds, expansions: set[str] | None) -> dict:
+    """summary.json's ``run`` block: what was simulated, so that the same record gives the same figures."""
+    meta = {
+        "game": data.slug,
+        "title": data.title,
+        "tool_version": __version__,
+        "deck_hash": deck_hash(data),
+        "rules_hash": rules_hash(spec, rules),
+        "rules_options": rules,
+        "rules_defaults": spec.options(),
+        "readings": spec.readings(rules),  # every option in play whose value is not the rulebook's literal text
+        "players": players,
+        "games": games,
+        "master_seed": seed,
+        "bots": list(bots),
+        "skill_games_per_pair": skill_games,
+        "turn_cap": turn_cap,
+        "strict": strict,
+        "thresholds": th.as_dict(),
+        "thresholds_source": th.source,
+        "playtime": data.manifest.playtime,
+    }
+    if expansions is not None:
+        meta["expansions"] = sorted(expansions)
+    return meta
 
 
 def with_expansions(data, expansions: set[str] | None):
@@ -350,6 +371,7 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
             for name, label in spec.per_player.items()}
     summary["skill"] = {"matrix": matrix, "bots": list(skill_bots(spec)), "richness": richness}
     summary["failures"] = failures
+    summary["headline"] = headline(t, spec)
     return summary
 
 
@@ -441,13 +463,8 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
 
     seats = s["outcome"]["seats"]
     spread = s["outcome"]["seat_spread"]
-    if spread is not None:
-        sure = max(0.0, max(r["low"] for r in seats) - min(r["high"] for r in seats))
-        warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
-        rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
-        text = (f"win rate by seat {rates}: "
-                f"spread {spread * 100:.1f} points (at least {sure * 100:.1f} with 95% confidence)")
-        out.append(Verdict(FAIL if sure > fail else WARN if spread > warn else PASS, "seat balance", text))
+    if spread is not None and all(r["rate"] is not None for r in seats):
+        out.append(_seat_balance(seats, th))
     ties = s["outcome"]["ties"]
     warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
     out.append(Verdict(FAIL if ties["low"] > fail else WARN if ties["rate"] > warn else PASS, "ties",
@@ -479,12 +496,49 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
                      f": too few games to tell whether the gap reaches {need * 100:.0f} points; "
                      "raise --skill-games")
         out.append(Verdict(PASS if gap > need else WARN, "skill", line))
-    share = s["skill"]["richness"]["turns_with_choice"]["rate"]
+    ri = s["skill"]["richness"]
+    share = ri["turns_with_choice"]["rate"]
     if share is not None:
         out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",
-                           f"{share * 100:.0f}% of turns offer a real choice; "
-                           f"{s['skill']['richness']['legal_actions_mean']:.1f} legal actions per decision on average"))
+                           richness_text(ri)))
     return out
+
+
+def richness_text(ri: dict) -> str:
+    """Decision richness in one sentence: per turn (a turn with at least one real choice) and per decision
+    (a choice or forced), so the two shares read together."""
+    turns = ri["turns_with_choice"]
+    text = f"{turns['rate'] * 100:.0f}% of turns hold at least one real choice (two or more legal actions)"
+    forced = ri.get("forced_share")
+    if forced is not None and ri.get("decisions"):
+        text += (f"; of the {ri['decisions']:,} decisions, {(1 - forced) * 100:.1f}% offered a choice and "
+                 f"{forced * 100:.1f}% were forced (a single legal action)")
+    if ri.get("legal_actions_mean") is not None:
+        text += f"; {ri['legal_actions_mean']:.1f} legal actions per decision on average"
+    return text
+
+
+def _seat_balance(seats: list[dict], th: Thresholds) -> Verdict:
+    """Seat balance: the best and worst seat's win rates, their difference with Newcombe's 95% interval.  A
+    WARN follows the estimate; a FAIL needs the whole interval above the FAIL threshold; a WARN whose interval
+    still reaches 0 says that the seats may be even."""
+    warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
+    best = max(range(len(seats)), key=lambda i: seats[i]["rate"])
+    worst = min(range(len(seats)), key=lambda i: seats[i]["rate"])
+    b, w = seats[best], seats[worst]
+    spread, low, high = diff_interval(b["count"], b["of"], w["count"], w["of"])
+    rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
+    text = (f"win rate by seat {rates}: spread {spread * 100:.1f} points between seat {b['seat']} and seat "
+            f"{w['seat']} (95% interval {max(0.0, low) * 100:.1f} to {high * 100:.1f})")
+    status = FAIL if low > fail else WARN if spread > warn else PASS
+    if status == WARN and low <= 0:
+        text += (f"; above the {warn * 100:g}-point warning, but the interval does not rule out even seats: "
+                 "more games will tell")
+    elif status == WARN:
+        text += f"; above the {warn * 100:g}-point warning"
+    elif status == FAIL:
+        text += f"; above {fail * 100:g} points with 95% confidence"
+    return Verdict(status, "seat balance", text)
 
 
 # ------------------------------------------------------------------ replay

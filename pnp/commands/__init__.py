@@ -12,6 +12,8 @@ COMMANDS = {
     "build": "build",
     "calibrate": "calibrate",
     "validate": "validate",
+    "sweep": "sweep",
+    "tune": "tune",
     "export": "export",
     "watch": "watch",
     "preview": "preview",

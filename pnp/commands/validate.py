@@ -60,18 +60,26 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
               help="Set a rules option (repeatable); see docs/rules-notes.md.")
 @click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")
+@click.option("--compare", "compare", metavar="REF", default=None,
+              help="Compare with a reference on the same game seeds: another data folder, a git revision of the "
+                   "data, or a saved summary.json; exit 1 when a verdict got worse.")
 @expansion_option
 @out_option
 @click.pass_context
 def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
-             thresholds, expansions, out_dir):
+             thresholds, compare, expansions, out_dir):
     """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
-    and the game's own tables).  Exit 1 when a verdict is FAIL."""
+    and the game's own tables).  Exit 1 when a verdict is FAIL; with --compare REF, also compare.html and
+    compare.json, and exit 1 when a verdict got worse than the reference's."""
     from model.sheets import load_project
     from validator.kit import get_spec, has_rules
     from validator.thresholds import find_thresholds, load_thresholds
 
     players, sweep = parse_players(players_text)
+    if compare is not None:
+        from .compare import refuse_clashes
+
+        refuse_clashes(slugs, replay)
     if scheduler and explicit(ctx, "workers"):
         raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:
@@ -111,6 +119,15 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     from validator.validate import validate_game
 
     th = load_thresholds(find_thresholds(data, thresholds))
+    if compare is not None:
+        from .compare import run_compare
+
+        slug = targets[0]
+        opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
+                       strict=strict, bots=bots, skill_games=skill_games,
+                       rules=get_spec(slug).parse_options(list(rules)), thresholds=th, out=out_dir or (data / "output"),
+                       expansions=boxes[slug], sweep=sweep)
+        return run_compare(ctx, compare, slug, project, data, opts)
     results = []
     with progress_bar(MofNCompleteColumn()) as progress:
         for slug in targets:

@@ -182,7 +182,8 @@ def test_exploration_restarts_on_a_royal_card(make):
 
 
 def test_stockpile_running_out_ends_the_exploration(make):
-    g = make(3, royals=",".join(str(r) for r in range(1, 14)))  # every card royal: every turn starts over
+    g = make(3, royals=",".join(str(r) for r in range(1, 14)), stockpile_out="end")  # every card royal: every turn
+    # starts over, and the exploration stops when the stockpile runs out (stockpile-out=end)
     ids = {cid: i for i, cid in enumerate(g.ids)}
     order = list(g.ids)
     s = PyramidState.position(g, PYR, [["7H", "KH", "QH", "JH"], ["5S", "AH", "AD", "AC"], ["QD", "QC", "QS", "KC"]],
@@ -191,6 +192,99 @@ def test_stockpile_running_out_ends_the_exploration(make):
     s.apply_actions({})
     assert s.end == "stockpile" and s.c["stockpile_out"] == 1
     assert s.c["explore_restarts"] == 31 and s.c["explore_sips"] == 32
+
+
+class Reshuffling(Chance):
+    """Deals a fixed order first; every later shuffle (the turned cards' reshuffle) keeps its cards' order; the
+    explorer's draws are scripted by call (default 0: the first card of a row)."""
+
+    def __init__(self, order, draws):
+        super().__init__(0)
+        self.order, self.draws, self.calls, self.shuffles = order, draws, 0, 0
+
+    def shuffled(self, x):
+        self.shuffles += 1
+        if self.shuffles == 1:
+            x[:] = self.order
+        return x
+
+    def draw(self, n):
+        self.calls += 1
+        return self.draws.get(self.calls, 0)
+
+
+def _exploration_that_outlasts_the_stockpile(g):
+    """Ranks 1-11 royal: 44 royals, the 8 queens and kings not.  The 6-row's first card and all 31 cards of the
+    stockpile are royals, the first card of every other row is a queen or king, and a king waits second in the
+    6-row.  The explorer turns the 6-row's first card 32 times (31 restarts empty the stockpile), then the 33rd
+    draw turns the king: the rows above are plain."""
+    ids = {cid: i for i, cid in enumerate(g.ids)}
+    plain = ["QH", "QD", "QC", "QS", "KH"]  # the first card of the 5-, 4-, 3-, 2- and 1-row
+    royal = [c for c in g.ids if g.rank[ids[c]] <= 11]
+    pyr = [None] * PYRAMID
+    pyr[0], pyr[1] = royal[0], "KD"
+    for row, cid in zip(range(1, 6), plain):
+        pyr[ROW_START[row]] = cid
+    rest = iter(["KC", "KS"] + royal[32:])  # the pyramid's other places
+    pyr = [c if c is not None else next(rest) for c in pyr]
+    stock = royal[1:32]
+    assert len(stock) == 31 and not set(stock) & set(pyr)
+    return [ids[c] for c in pyr + stock], 33
+
+
+@pytest.mark.parametrize("reading", ["reshuffle", "end"])
+def test_a_stockpile_that_runs_out_is_reshuffled_and_the_exploration_reaches_the_top(make, reading):
+    """The rulebook: "The exploration is completed when the explorer has gotten through all rows of the pyramid."
+    By default (stockpile-out=reshuffle) the 31 royals turned before are shuffled into a new stockpile when it
+    cannot replace the 32nd royal, and the explorer goes on; with stockpile-out=end the exploration stops there."""
+    g = make(3, royals="1,2,3,4,5,6,7,8,9,10,11", stockpile_out=reading)
+    order, king = _exploration_that_outlasts_the_stockpile(g)
+    s = PyramidState.position(g, PYR, [["7H", "KH", "QH", "JH"], ["5S", "AH", "AD", "AC"], ["QD", "QC", "QS", "KC"]],
+                              pos=20)
+    s.chance = Reshuffling(order, {king: 1})
+    s.apply_actions({})
+    explorer = s.explorer
+    if reading == "reshuffle":
+        assert s.end == "explored" and s.c["stockpile_out"] == 0
+        # 32 royals in the 6-row (1 sip each), then the king and the five plain rows
+        assert s.c["explore_restarts"] == 32 and s.c["explore_turns"] == 32 + 6
+        assert s.c["explore_sips"] == 32 and s.sips[explorer] == 32
+        assert s.chance.shuffles == 2  # the deal, and the one reshuffle of the turned cards
+    else:
+        assert s.end == "stockpile" and s.c["stockpile_out"] == 1
+        assert s.c["explore_restarts"] == 31 and s.c["explore_turns"] == 32 and s.c["explore_sips"] == 32
+    s.check_invariants()
+
+
+def test_a_deck_of_royals_only_is_stopped_as_a_loop_when_explorations_go_on(make, sheet):
+    g = make(3, royals=",".join(str(r) for r in range(1, 14)))
+    s = PyramidState.position(g, PYR, [["7H", "KH", "QH", "JH"], ["5S", "AH", "AD", "AC"], ["QD", "QC", "QS", "KC"]],
+                              pos=20)
+    s.chance = Chance(3)
+    s.apply_actions({})
+    assert s.end == "loop" and s.winners == []
+    warnings = [p for p in SPEC.static_checks(sheet, 3, {"royals": "1,2,3,4,5,6,7,8,9,10,11,12,13"})
+                if p.severity == "warning" and "never reach the top" in p.message]
+    assert len(warnings) == 1
+
+
+@pytest.mark.parametrize("refusal,legal", [("double", [ANSWER, REFUSE]), ("answer", [ANSWER])])
+def test_the_dealers_question_may_be_refused_for_twice_its_row_value_or_must_be_answered(make, refusal, legal):
+    """"the dealer may request that the player has to answer the question on one of the turned cards": by default
+    a refusal costs twice that card's row value (the price of refusing the other question); with
+    dealer-refusal=answer the player must answer."""
+    g = make(3, dealer_refusal=refusal)
+    s = PyramidState.position(g, PYR, [["8H", "8S", "JC", "KH"], ["5S", "AH", "AD", "AC"], ["QD", "QC", "QS", "KC"]],
+                              pos=6)  # the 5-row's first card, the 8 of clubs
+    s.apply_actions({0: 0b0011})  # P1 lays both eights: two drinks to hand out, then the dealer may ask
+    while s.phase in (GIVING, ANSWERING):
+        s.apply_action(s.legal_actions()[0])
+    assert s.phase == ASKING
+    s.apply_action(ASK + 2)  # the question of pyramid card 3 (the 6-row: row value 1)
+    assert s.phase == ANSWERING and s.legal_actions() == legal
+    before = s.sips[0]
+    s.apply_action(legal[-1])
+    assert s.sips[0] - before == (2 * ROW_VALUES[0] if refusal == "double" else 0)
 
 
 # ------------------------------------------------------------------ closed form

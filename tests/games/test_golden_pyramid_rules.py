@@ -325,35 +325,43 @@ def test_one_cube_of_the_cards_colour(make):
     assert CUBES + design(g, "green-moon") in s.legal_actions()
 
 
-def test_draw_cards_draws_value_plus_one_and_keeps_three(make):
-    g = make(2)
-    s = blank(g)
-    give(s, 0, "red-scarab")  # value 4: five cards drawn
-    ready(s)
-    top5 = s.deck[-5:]
-    s.apply_action(CARDS + design(g, "red-scarab"))
-    assert s.phase == KEEP and sorted(s.pend_cards) == sorted(top5)
-    acts = s.legal_actions()
-    assert all(bin(a - KEEP_SET).count("1") == 3 for a in acts)  # exactly three (rule keep-fewer: up to three)
-    s.apply_action(acts[-1])
-    assert s.hand_n[0] == 3 and len(s.discard) == 3  # the played card and the two put back
+def test_draw_cards_draws_value_plus_one_and_keeps_up_to_three(make):
+    """"He then draws number of pips plus one card from the deck and keeps up to three": any 0 to 3 of the 5
+    cards drawn (identical cards counted once); with keep-fewer=false exactly three."""
+    from math import comb
+
+    for fewer, sizes in ((True, {0, 1, 2, 3}), (False, {3})):
+        g = make(2, keep_fewer=fewer)
+        s = blank(g)
+        give(s, 0, "red-scarab")  # value 4: five cards drawn
+        ready(s)
+        top5 = s.deck[-5:]
+        s.apply_action(CARDS + design(g, "red-scarab"))
+        assert s.phase == KEEP and sorted(s.pend_cards) == sorted(top5)
+        acts = s.legal_actions()
+        assert {bin(a - KEEP_SET).count("1") for a in acts} == sizes
+        if len(set(top5)) == 5:  # five different designs: every subset of the sizes allowed
+            assert len(acts) == sum(comb(5, k) for k in sizes)
+        three = [a for a in acts if bin(a - KEEP_SET).count("1") == 3]
+        s.apply_action(three[-1])
+        assert s.hand_n[0] == 3 and len(s.discard) == 3  # the played card and the two put back
 
 
-def test_a_small_draw_keeps_everything_and_keep_fewer_allows_less(make):
-    g = make(2)
+def test_a_small_draw_may_keep_less_and_keep_fewer_false_keeps_everything(make):
+    g = make(2)  # the rulebook's "up to three": the two cards drawn may be kept or not
     s = blank(g)
-    give(s, 0, "red-sun")  # value 1: two cards drawn, both kept
+    give(s, 0, "red-sun")  # value 1: two cards drawn
     ready(s)
     s.apply_action(CARDS + design(g, "red-sun"))
-    assert s.hand_n[0] == 2 and s.phase == MAIN and s.tp == 1
-    g2 = make(2, keep_fewer=True)
+    assert s.phase == KEEP and KEEP_SET + 0 in s.legal_actions()
+    s.apply_action(KEEP_SET + 0)
+    assert s.hand_n[0] == 0 and len(s.discard) == 3
+    g2 = make(2, keep_fewer=False)
     s = blank(g2)
     give(s, 0, "red-sun")
     ready(s)
     s.apply_action(CARDS + design(g2, "red-sun"))
-    assert s.phase == KEEP and KEEP_SET + 0 in s.legal_actions()
-    s.apply_action(KEEP_SET + 0)
-    assert s.hand_n[0] == 0 and len(s.discard) == 3
+    assert s.hand_n[0] == 2 and s.phase == MAIN and s.tp == 1
 
 
 def test_the_empty_hand_draw_costs_a_victory_point_per_card(make):
@@ -388,7 +396,7 @@ def test_the_hand_limit_at_the_end_of_the_turn(make):
     give(s, 0, "red-scarab", "red-sun", "red-moon", "red-eye", "red-ankh", "red-lotus")
     ready(s)
     s.apply_action(CARDS + design(g, "red-scarab"))
-    s.apply_action(s.legal_actions()[0])  # keeps three: 8 cards
+    s.apply_action(next(a for a in s.legal_actions() if bin(a - KEEP_SET).count("1") == 3))  # keeps three: 8 cards
     assert s.phase == DISCARD and s.cur == 0 and s.hand_n[0] == 8
     s.apply_action(DISCARD_CARD + design(g, "red-sun"))
     assert s.hand_n[0] == 7 and s.phase == MAIN and s.tp == 1

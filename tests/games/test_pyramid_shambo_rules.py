@@ -147,6 +147,21 @@ def test_change_from_an_uninvolved_player(make):
     s.check_invariants()
 
 
+def test_the_payee_makes_change_beyond_a_minimal_overpayment(make):
+    """"The player being paid must make change if possible": P2 owes 2 and holds two 3s; one 3 would need a 1-pip
+    change P1 does not hold, but both 3s take the change P1 can give (its two 2s), so no uninvolved player is
+    asked although P3 could break a 3."""
+    g = make(3)
+    s = ShamboState.position(g, [["red-m", "green-m"], ["yellow-l", "red-l"],
+                                 ["green-s", "green-l", "yellow-s", "yellow-m", "red-s"]])
+    duel(s, 1, (ROCK, ROCK), (PAPER, ROCK))  # one tie: a 2-pip fee to P1
+    assert s.fees[-1][:3] == (1, 2, 2)
+    assert g.describe_mask(s.hold[0]) == "red-l+yellow-l" and s.pips[0] == 6
+    assert g.describe_mask(s.hold[1]) == "red-m+green-m" and s.pips[1] == 4
+    assert s.c["change_payee"] == 1 and s.c["change_other"] == 0
+    s.check_invariants()
+
+
 def test_nobody_can_make_change_overpay_or_underpay(make):
     for rule, kind, left in (("overpay", OVERPAY, ""), ("underpay", UNDERPAY, "yellow-l")):
         g = make(3, no_change=rule)
@@ -199,6 +214,22 @@ def test_a_bonus_paid_with_the_last_piece_is_a_cascade(make):
     duel(s, 1, (PAPER, ROCK))
     assert (2, "bonus", 1) in s.eliminated
     assert s.c["cascades"] == 1 and s.knockouts[0] == 1
+
+
+@pytest.mark.parametrize("showdown_bonus", ["doubled", "single"])
+def test_every_remaining_player_owes_the_bonus_the_knock_out_set(make, showdown_bonus):
+    """"all remaining players must immediately give a small pyramid to the winner": P1 knocks P2 out with three
+    still in, so P3 and P4 owe one small each.  P3's small is its last piece (out: a cascade, and the green
+    small P1 got leaves with it), which leaves two players; P4 still gives one small, not the showdown's two -
+    the order in which the bystanders pay changes nothing."""
+    g = make(4, showdown_bonus=showdown_bonus)
+    s = ShamboState.position(g, [["red-s", "red-m"], ["yellow-s"], ["green-s"], ["blue-s", "blue-m", "blue-l"]])
+    duel(s, 1, (PAPER, ROCK))
+    assert s.eliminated == [(1, "challenge", 1), (2, "bonus", 1)] and s.in_showdown()
+    assert s.c["bonus_paid"] == 2
+    assert g.describe_mask(s.hold[0]) == "red-s+red-m+blue-s" and g.describe_mask(s.hold[3]) == "blue-m+blue-l"
+    assert s.pips == [4, 0, 0, 5]
+    s.check_invariants()
 
 
 def test_self_elimination_winner_acts_and_play_goes_on(make):
@@ -416,7 +447,7 @@ def test_perft_golden_counts(make):
     assert totals == PERFT
 
 
-PERFT = [595, 768, 1371]
+PERFT = [595, 755, 1350]
 
 
 # ------------------------------------------------------------------ bad input

@@ -175,6 +175,19 @@ def test_a_path_may_not_go_left_then_right(make):
     assert not placeable(s, "p-06", "+1.2")
 
 
+@pytest.mark.parametrize("backward,legal", [("axis", False), ("vertical", True)])
+def test_a_corner_step_after_a_sideways_one_is_backward_per_axis_only(make, backward, legal):
+    """"never travels backward. (You can't go up and then down again; or left and then right.)"  Panting Pug
+    (cardio + herbal) at +1.2: right to the cardio at +1.3, then corner to corner down-left to the herbal at row 3.
+    Read per axis (the default) the corner step goes left after the path went right; with backward=vertical a
+    step to another layer counts only as down, so the path is legal.  The herbal first (down-right) and then the
+    cardio (up-right) goes down then up: illegal either way."""
+    pyr = {**row(), "+1.3": "m-c8", "row 3": "m-h1"}
+    s = State.position(make(boxes="base", backward=backward), pyr, [["p-06", "m-v7"], ["m-h4"], ["m-h5"]])
+    assert placeable(s, "p-06", "+1.2") is legal
+    assert not placeable(s, "p-06", "+1.1")  # nothing it needs touches +1.1
+
+
 def test_a_patient_placed_asks_one_show_per_need(make):
     pyr = {**row(), "row 2": "m-c6", "row 3": "m-h1"}
     s = State.position(make(boxes="base"), pyr, [["p-06", "m-v7"], ["m-h8", "m-h4"], ["m-h5"]])
@@ -426,7 +439,8 @@ def test_random_playouts_keep_every_invariant(make, boxes, players):
 
 OPTION_SETS = [dict(under_check=True, swap_check="keep"), dict(wild_type="flexible", wild_number="blank"),
                dict(path_extra="non-medicine", path_steps="layers"),
-               dict(stalemate="no-move", reveal_operation="forbidden", shown_card="random"), dict(stalemate="never")]
+               dict(stalemate="no-move", reveal_operation="forbidden", shown_card="random"), dict(stalemate="never"),
+               dict(backward="vertical", fewer_cards="2+4")]
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o))
@@ -435,6 +449,18 @@ def test_rules_options_keep_every_invariant(make, options):
     for seed in range(4):
         s = play(g, 100 + seed, ("random", "greedy", "forgetful", "random"), strict=True)
         assert s.is_terminal() and s.end in SPEC.end_reasons
+
+
+def test_the_house_rule_fewer_cards_deals_the_seats_named_one_card_fewer(make):
+    """All boxes, 4 players: 48 cards, 2 + 2 dealt to each, a row of 8, 24 dealt evenly (6 each): hands of 10.
+    fewer-cards=3+4 deals seats 3 and 4 one card fewer of those 24; the 2 left over are shown and discarded."""
+    even = State.new(make(4), Chance(5))
+    assert [len(h) for h in even.hands] == [10, 10, 10, 10] and even.discard == []
+    s = State.new(make(4, fewer_cards="3+4"), Chance(5))
+    assert [len(h) for h in s.hands] == [10, 10, 9, 9] and len(s.discard) == 2
+    s.check_invariants()
+    with pytest.raises(Exception, match="fewer-cards: '5' is not none or seats 1-4"):
+        make(4, fewer_cards="5")
 
 
 def test_same_seed_same_game(make):

@@ -17,9 +17,9 @@ from .guard import TurnGuard
 from .protocol import SIMULTANEOUS, TERMINAL, Bot, Game, State, View
 from .record import GameRecord
 from .registry import ENGINES, engines, get_spec, has_rules, rules_hash
-from .spec import GameSpec, Heuristic, Param, ReportSection, StatsExtension, Verdict
+from .spec import Figure, GameSpec, Heuristic, Param, ReportSection, StatsExtension, Verdict
 from .zones import check_conservation
 
 __all__ = ["Chance", "copy_generator", "derive_seed", "shuffle", "SIMULTANEOUS", "TERMINAL", "Bot", "Game", "State",
            "View", "TurnGuard", "GameRecord", "ENGINES", "engines", "get_spec", "has_rules", "rules_hash", "GameSpec", "Heuristic",
-           "Param", "ReportSection", "StatsExtension", "Verdict", "check_conservation"]
+           "Param", "ReportSection", "StatsExtension", "Verdict", "check_conservation", "Figure"]

@@ -11,6 +11,10 @@ from __future__ import annotations
 import html
 import io
 
+#: the size of every plot's text in points; the report shows plots at their own size (1 pt = 1 px), so
+#: labels read at 11 px or more
+FONT_SIZE = 11
+
 # the report's palette
 BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
 
@@ -58,7 +62,7 @@ def plt():
     matplotlib.use("Agg")
     import matplotlib.pyplot as pyplot
 
-    matplotlib.rcParams.update({"svg.hashsalt": "pnp-validate", "svg.fonttype": "none", "font.size": 9,
+    matplotlib.rcParams.update({"svg.hashsalt": "pnp-validate", "svg.fonttype": "none", "font.size": FONT_SIZE,
                                 "font.family": "DejaVu Sans", "axes.spines.top": False, "axes.spines.right": False})
     return pyplot
 

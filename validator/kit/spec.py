@@ -11,11 +11,18 @@ from model.errors import PnpError
 
 @dataclass(frozen=True)
 class Param:
-    """One rules option: a documented switch with a default (``--rule KEY=VALUE``)."""
+    """One rules option: a documented switch with a default (``--rule KEY=VALUE``).
+
+    ``reading`` is set when the default is not the rulebook's literal text - the
+    rulebook is silent, a sentence reads two ways, or the engine adds something
+    of its own: one sentence saying what the default does and what it stands for.
+    The report's run record lists every such default in play with its option
+    (``GameSpec.readings``).  Empty: the default is the rulebook as written."""
 
     default: Any
     help: str
     choices: tuple = ()
+    reading: str = ""
 
     def parse(self, name: str, raw: str):
         """The option's value from a command-line string ``raw``."""
@@ -59,6 +66,27 @@ class ReportSection:
     look: str
     body: str
     into: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A headline figure an engine adds to the generic ones (summary.json's ``headline``, sweep.csv's
+    columns, ``--compare`` and ``pnp tune --goal``): a whole number per game - the record's ``counter``,
+    or 1 when the game ended for one of ``ends`` - summarised over the games by ``kind``: ``mean``,
+    ``median``, ``p95`` (95th percentile) or ``rate`` (the share of games, in percent, whose value is
+    not 0)."""
+
+    key: str  # as goals and sweep.csv name it, e.g. "worst-sips-p95"
+    label: str
+    kind: str = "mean"
+    counter: str = ""
+    ends: tuple[str, ...] = ()
+    unit: str = ""
+
+    def value(self, record) -> int:
+        if self.ends:
+            return 1 if record.end in self.ends else 0
+        return int(record.counters.get(self.counter, 0))
 
 
 @dataclass(frozen=True)
@@ -133,6 +161,13 @@ class GameSpec:
     # fast_play(game, chance, bots, opts) -> (finished state, play statistics) of the game the runner's protocol
     # loop would play with these bot objects, or None (before drawing anything) when it does not take them
     fast_play: Callable[..., Any] | None = None
+    figures: tuple[Figure, ...] = ()  # headline figures of the engine's own, beside the generic ones
+    # card_effects(summary) -> [{id, name, measure, value, low, high}]: each card's measured effect (in points or
+    # percent, with its 95% interval), which ``pnp validate --compare`` lists when it moves
+    card_effects: Callable[[dict], list[dict]] | None = None
+    # thresholds (section, key) that set games the engine's statistics play beside the main run (in-process
+    # comparisons); sweeps and tuning set them to 0, since every variant would play them again
+    side_games: tuple[tuple[str, str], ...] = ()
 
     @property
     def module(self) -> str:
@@ -145,6 +180,24 @@ class GameSpec:
                 raise PnpError(f"unknown rules option '{k}' for {self.slug}; known: {', '.join(sorted(self.params))}")
             values[k] = v
         return values
+
+    def readings(self, values: dict[str, Any]) -> list[dict]:
+        """The run record's readings: every option whose value in ``values`` is its
+        default and whose default is not the rulebook's literal text (``Param.reading``),
+        and every option set away from its default on the command line."""
+        out = []
+        for name, p in self.params.items():
+            value = values.get(name, p.default)
+            key = name.replace("_", "-")
+            if value != p.default:
+                out.append({"option": key, "value": value, "default": p.default, "set": True,
+                            "reading": f"set with --rule {key}={_text(value)} (default {_text(p.default)})"})
+            elif p.reading:
+                others = ([_text(not p.default)] if isinstance(p.default, bool) else
+                          [c for c in p.choices if c != p.default])
+                out.append({"option": key, "value": value, "default": p.default, "set": False,
+                            "reading": p.reading, "others": others})
+        return out
 
     def parse_options(self, pairs: list[str]) -> dict[str, Any]:
         """``["key=value", ...]`` from the command line into typed option values."""
@@ -160,3 +213,8 @@ class GameSpec:
                 raise PnpError(f"unknown rules option '{key}' for {self.slug}; known: {known}")
             out[name] = self.params[name].parse(key, raw.strip())
         return out
+
+
+def _text(value) -> str:
+    """An option value as the command line writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

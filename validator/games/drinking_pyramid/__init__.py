@@ -11,7 +11,7 @@ Every reading of a silent rule: docs/rules-notes.md.
 
 from __future__ import annotations
 
-from validator.kit import GameSpec
+from validator.kit import Figure, GameSpec
 
 from .bots import BOTS
 from .checks import static_checks
@@ -51,4 +51,7 @@ SPEC = GameSpec(
     time={"seconds_per_turn": 40.0, "seconds_per_action": 10.0, "setup_minutes": 2.0},
     csv_files=csv_files,
     fast_play=fast_play,
+    figures=(Figure("worst-sips-p95", "the heaviest drinker's sips in 1 game of 20 (95th percentile)", kind="p95",
+                    counter="max_sips", unit="sips"),
+             Figure("empty-rows", "rows nobody laid a card on, per game", counter="empty_rows", unit="rows")),
 )

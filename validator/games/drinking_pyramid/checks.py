@@ -37,6 +37,10 @@ def static_checks(data, players: int = 6, options: dict | None = None) -> list[P
         out.append(Problem("cards.csv", cards[0].row, "number", "no royal card (rank " + ", ".join(
             str(r) for r in sorted(royals)) + f") among the {sum(c.count for c in cards)} cards: the exploration "
             "could never restart"))
+    elif opts["stockpile_out"] == "reshuffle" and all(c.number in royals for c in cards if c.number is not None):
+        out.append(Problem("cards.csv", cards[0].row, "number", "every card is royal (rank " + ", ".join(
+            str(r) for r in sorted(royals)) + "): an exploration could never reach the top (--rule "
+            "stockpile-out=end stops it when the stockpile runs out)", "warning"))
     total = sum(c.count for c in cards)
     hand = opts["hand_size"] or (4 if players < 8 else 3)
     if PYRAMID + players * hand > total:

@@ -37,12 +37,26 @@ STANDING = "minus the sips drunk so far (the record's winner drinks fewest)"
 PARAMS = {
     "questions": Param(True, "the question edition: a laid card's drinks go to one player, who answers the "
                        "card's question or drinks double; false: the classic game, drinks may be spread sip by "
-                       "sip and no questions"),
+                       "sip and no questions",
+                       reading="the rulebook's last two points (one player drinks the row value and answers the "
+                       "card's question or drinks double; the dealer's question) are read as the rules of this "
+                       "question edition, replacing the spreading of drinks; questions=false is the classic game"),
     "hand_size": Param(0, "cards dealt to each player: 0 = the rulebook's (4 with fewer than 8 players, else 3)"),
     "royals": Param("1,11,12,13", "the ranks that restart the exploration (A, J, Q, K)"),
-    "stockpile_out": Param("end", "the stockpile cannot replace the turned cards: end (the exploration stops) or "
-                           "reshuffle (the turned cards are shuffled into a new stockpile)", ("end", "reshuffle")),
+    "stockpile_out": Param("reshuffle", "the stockpile cannot replace the turned cards: reshuffle (the cards "
+                           "turned before are shuffled into a new stockpile and the exploration goes on to the top, "
+                           "as the rulebook's 'completed when the explorer has gotten through all rows') or end "
+                           "(the exploration stops there)", ("reshuffle", "end"),
+                           reading="the rulebook is silent on a stockpile that runs out and completes an "
+                           "exploration only at the top: the cards turned before are shuffled into a new stockpile"),
     "explorer_tie": Param("lowest-card", "several players hold the most cards: lowest-card (each turns one of "
                           "their cards at random, the lowest rank explores, again on a tie) or random",
-                          ("lowest-card", "random")),
+                          ("lowest-card", "random"),
+                          reading="the rulebook names no explorer among players tied on the most cards: each turns "
+                          "one of their cards at random and the lowest rank explores"),
+    "dealer_refusal": Param("double", "the dealer's question: double (the player may refuse it and drink twice the "
+                            "row value of the card asked about, the price of refusing the other question) or answer "
+                            "(the player 'has to answer': no refusal)", ("double", "answer"),
+                            reading="the rulebook prices refusing only the row-value question (drink double); a "
+                            "refused dealer's question costs twice the row value of the card asked about"),
 }

@@ -109,7 +109,7 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, log: lis
         if ph == GIVING:
             k = n - 1
         elif ph == ANSWERING:
-            k = 2
+            k = 2 if s.tasks[0][5] >= 0 else 1  # (a dealer's question may not be refused: dealer-refusal=answer)
         elif ph == ASKING:
             k = s.pos + 2
         else:

@@ -42,6 +42,7 @@ class PyramidGame(Game):
         self.questions = bool(opts["questions"])
         self.reshuffle = opts["stockpile_out"] == "reshuffle"
         self.tie_lowest = opts["explorer_tie"] == "lowest-card"
+        self.dealer_refusal = opts["dealer_refusal"] == "double"  # a dealer's question may be refused
         self.dealer = players - 1  # the last seat deals; seat 1 (on the dealer's left) acts first
 
     def components(self) -> Counter:

@@ -22,6 +22,7 @@ from validator.kit.chance import copy_generator
 from .constants import (ANSWER, ANSWERING, ASK, ASK_NONE, ASKING, GIVE, GIVING, LAY, OVER, PHASE_NAMES, PYRAMID,
                         REFUSE, ROW_OF, ROW_SIZES, ROW_START, ROW_VALUES)
 
+EXPLORE_CAP = 1000  # restarts of one exploration before the game is stopped as a loop (a deck of royals only)
 COUNTERS = ("cards_laid", "wrong_cards", "sips", "max_sips", "empty_cards", "empty_rows", "questions", "refusals",
             "dealer_questions", "explore_turns", "explore_restarts", "explore_sips", "stockpile_out", "exploration")
 RANKS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -175,7 +176,7 @@ class PyramidState(State):
             giver = self.tasks[0][1]
             return [GIVE + q for q in range(self.n) if q != giver]
         if ph == ANSWERING:
-            return [ANSWER, REFUSE]
+            return [ANSWER, REFUSE] if self.tasks[0][5] >= 0 else [ANSWER]
         if ph == ASKING:
             return [ASK_NONE] + [ASK + k for k in range(self.pos + 1)]
         return []
@@ -208,7 +209,8 @@ class PyramidState(State):
             if action != ASK_NONE:
                 k = action - ASK
                 self.c["dealer_questions"] += 1
-                self.tasks.insert(0, ("answer", p, 0, k, -1, 2 * ROW_VALUES[ROW_OF[k]]))
+                refusal = 2 * ROW_VALUES[ROW_OF[k]] if self.game.dealer_refusal else -1  # (-1: may not refuse)
+                self.tasks.insert(0, ("answer", p, 0, k, -1, refusal))
                 if self.log is not None:
                     self._event(f"the dealer asks P{p + 1} the question of pyramid card {k + 1}")
             self._run()
@@ -409,8 +411,14 @@ class PyramidState(State):
             c["explore_restarts"] += 1
             self.rounds += 1
             row = 0
+            if c["explore_restarts"] >= EXPLORE_CAP:  # (a deck of royals only: the top is never reached)
+                reason = "loop"
+                break
         self.explore_pyr, self.stock, self.discard = pyr, stock, discard
-        self._finish(reason)
+        if reason == "loop":
+            self.stop("loop")
+        else:
+            self._finish(reason)
 
     def _finish(self, reason: str) -> None:
         self.phase = OVER

@@ -7,7 +7,7 @@ per colour.  The readings of unclear rules are in docs/rules-notes.md.
 
 from __future__ import annotations
 
-from validator.kit import GameSpec
+from validator.kit import Figure, GameSpec
 
 from .checks import static_checks
 from .constants import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING, THRESHOLDS, TIME
@@ -38,6 +38,10 @@ SPEC = GameSpec(
     thresholds=THRESHOLDS,
     time=TIME,
     fast_play=fast_play,
+    figures=(Figure("no-symbol-tiles", "tiles built without their symbol, per game", counter="no_symbol",
+                    unit="tiles"),
+             Figure("builder-penalties", "tiles built with the builder out of place (-1 VP), per game",
+                    counter="builder_penalties", unit="tiles")),
 )
 GoldenPyramid.spec = SPEC
 

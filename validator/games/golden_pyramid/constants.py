@@ -60,19 +60,26 @@ PARAMS = {
                             "cubes go back to the bag); trading after it costs 1 VP, otherwise the turn ends"),
     "builder_near": Param("same-level", "where the builder must stand to avoid the -1: same-level (a tile next to the "
                           "new one on its level, or one of the four tiles carrying its columns) or below (also any "
-                          "tile of the level below next to those four)", ("same-level", "below")),
+                          "tile of the level below next to those four)", ("same-level", "below"),
+                          reading="'orthogonally adjacent' is read on the new tile's own level, or one of the four "
+                                  "tiles carrying its columns"),
     "own_forced_move": Param("penalty", "a fourth column on the tile of the building player's own builder: penalty "
                              "(it must move, -1 VP, even if it is then placed on the new tile) or free (placing it "
-                             "on the new tile is its move, without the -1)", ("penalty", "free")),
+                             "on the new tile is its move, without the -1)", ("penalty", "free"),
+                             reading="the building player's own builder forced off by the fourth column loses its "
+                                     "point even when it is then placed on the new tile"),
     "negative_vp": Param(True, "victory points may fall below 0 (penalties, the empty-hand draw); false: a penalty "
-                         "stops at 0 and the empty-hand draw needs a victory point per card"),
+                         "stops at 0 and the empty-hand draw needs a victory point per card",
+                         reading="the rulebook is silent on scores below 0: penalties and the empty-hand draw may "
+                                 "take a score below 0"),
     "stall_rounds": Param(0, "end the game (scored as usual) after this many rounds in a row without a new tile; "
                           "0: never (the rulebook ends only with the fourth level)"),
     "bag_cubes": Param(15, "cubes of each colour in the bag with 2-4 players (at most the sheet's count); with 5-6 "
                        "players every column piece of the sheet goes in"),
-    "keep_fewer": Param(False, "action b: the player may keep fewer than three of the drawn cards (the literal 'up to "
-                        "three'); false: he keeps three, or all if fewer were drawn, and chooses which - keeping "
-                        "fewer never helps (the end-of-turn discard already sheds cards over the limit)"),
+    "keep_fewer": Param(True, "action b: the player keeps up to three of the drawn cards, as the rulebook says "
+                        "('keeps up to three'), and chooses which; false: he keeps exactly three (all when fewer were "
+                        "drawn) - keeping fewer seldom helps, since the end-of-turn discard already sheds cards over "
+                        "the limit"),
     "hand_limit": Param(HAND_LIMIT, "cards a player may hold at the end of his turn"),
 }
 

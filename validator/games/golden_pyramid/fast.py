@@ -5,12 +5,16 @@ protocol loop plays with the same bots - the same questions to the same bots,
 so the same draws and the same record - and counts the same play statistics
 (decisions, choices, legal actions, turns with a choice), without the
 per-step protocol work: the generic greedy bot's choice is made here from the
-heuristic's ratings read straight from the position (``greedy.py``: the legal
-actions with the ratings its observation gives, from what its seat sees), ties
-broken with the bot's own generator as its ``step`` breaks them, and the
-generic random bot's pick drawn as its ``step`` draws it.  Any other bot (the
-search bot, a bot of another kind) is asked through its ``step`` with its
-seat's view, as the runner asks it.  The rules are the state's: the loop calls its rule methods.
+rules' own legal actions and the heuristic's ratings read straight from the
+position (``heuristics.seat_scores``: the ratings its observation gives, from
+what its seat sees, without copying one), ties broken with the bot's own
+generator as its ``step`` breaks them, and the generic random bot's pick drawn
+as its ``step`` draws it.  Any other bot (the search bot, a bot of another
+kind) is asked through its ``step`` with its seat's view, as the runner asks
+it.  The rules are the state's: the loop calls its rule methods and lists.
+(A one-pass list of the main actions with their ratings, which repeated the
+rules' list, was about an eighth faster and was folded back into this path:
+``bench/fast_loops.py`` measures both ways side by side.)
 ``tests/games/test_golden_pyramid_play.py`` checks the records and statistics
 against the runner's protocol loop.
 """
@@ -20,10 +24,8 @@ from __future__ import annotations
 from validator.kit import TurnGuard, View
 
 from .constants import MAIN, OVER
-from .greedy import main_rated, seat_rated
-from .heuristics import scores
+from .heuristics import scores, seat_scores
 from .state import State
-from .worth import tables
 
 GREEDY, RANDOM, STEP = 0, 1, 2  # how a bot decides: the greedy rating here, a random pick here, its step
 
@@ -60,7 +62,6 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, modes=No
         modes = _modes(bots)
     views = [View(s, p) if m == STEP else None for p, m in enumerate(modes)]
     rngs = [b.rng for b in bots]
-    tab = tables(game)
     legal_actions, apply = s.legal_actions, s.apply_unchecked
     decisions = singles = legal_sum = with_choice = 0  # singles: decisions with a single legal action
     choice_turn = -1
@@ -78,10 +79,11 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, modes=No
         turn = last_turn
         p = s.cur
         mode = modes[p]
-        if mode == GREEDY:  # the legal actions rated as the greedy bot rates them
-            actions, rated = main_rated(s, p, tab) if main else seat_rated(s, p)
-            n = len(actions)
+        actions = legal_actions()
+        n = len(actions)
+        if mode == GREEDY:
             if n > 1:  # as GreedyBot.step: the best rating, ties broken with the bot's generator
+                rated = seat_scores(s, p, actions)
                 decisions += 1
                 legal_sum += n
                 if choice_turn != turn:
@@ -97,9 +99,6 @@ def run(game, chance, bots, turn_cap: int = 400, loop_after: int = 150, modes=No
                         k -= 1
                 apply(actions[i])
                 continue
-        else:
-            actions = legal_actions()
-            n = len(actions)
         if n == 0:
             s.stop("stuck")
             break

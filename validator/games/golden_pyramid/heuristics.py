@@ -258,9 +258,7 @@ def _main_scores(t, g, p: int, hc, held, actions: list[int]) -> list[float]:
     """Main actions come sorted by kind: the kinds below CUBES, then cubes, one cube, cards (one per card
     design in hand each) and the builds; each block is rated in one pass.  The ratings come times SCALE
     (a power of two: scaling the terms gives exactly the scaled sums).  ``t`` is the observation (or the
-    position) the table is read from; ``hc`` and ``held`` the player's cards by colour and designs.
-    ``greedy.main_rated`` rates the legal main actions the same way for the whole-game loop: keep the two
-    in step."""
+    position) the table is read from; ``hc`` and ``held`` the player's cards by colour and designs."""
     cb = t.cubes[p]
     # one pass over the colours: ready columns, cubes no card waits for, colours wanted and the bag
     pairs = free = wanted_bag = 0

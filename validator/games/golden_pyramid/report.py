@@ -36,9 +36,9 @@ def _levels_plot(levels: list[dict], games: int) -> str:
         ax.step([xs[0] - 1] + xs, [0.0] + ys, where="post", color=colour, label=f"level {level}")
     ax.set_xlabel("turn")
     ax.set_ylabel("share of games")
-    ax.set_title("levels complete, by turn", fontsize=9)
+    ax.set_title("levels complete, by turn")
     ax.set_ylim(0, 1.02)
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.legend(frameon=False, loc="lower right")
     return "<div class='plot'>" + svg(fig) + "</div>"
 
 

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from validator.kit import GameSpec
+from validator.kit import Figure, GameSpec
 
 from . import report
 from .checks import static_checks
@@ -43,6 +43,8 @@ SPEC = GameSpec(
     thresholds=report.THRESHOLDS,
     time={"seconds_per_turn": 15.0, "seconds_per_action": 5.0, "setup_minutes": 0.0},
     csv_files=report.csv_files,
+    figures=(Figure("deck-exhausted", "games ended by an exhausted deck", kind="rate", ends=("deck", "deck-tie")),),
+    card_effects=report.card_effects,
 )
 PyramidScheme.spec = SPEC
 

@@ -48,35 +48,103 @@ def verdicts(s: dict, th) -> list[Verdict]:
                        f"{ex * 100:.1f}% of games end with the deck exhausted (the rulebook calls it rare; "
                        f"limit {limit * 100:.0f}%)"))
     if th.get("deck", "dead_cards_warn"):
-        n = int(th.get("deck", "min_sample"))
-        dead = [c["id"] for c in s["cards"]
-                if c["dead"] and (c["drawn"] >= n if c["placed"] == 0 else c["placed"] >= n)]
-        out.append(Verdict(WARN if dead else PASS, "dead cards",
-                           f"{len(dead)} design(s) never placed or never flipped: {', '.join(dead[:8])}"
-                           f"{' ...' if len(dead) > 8 else ''}" if dead else
-                           f"no victim stays unplaced or unflipped over {n}+ chances"))
-    rate = th.get("deck", "goal_rate_warn")
-    rare = [g for g in s["goals"] if g["dealt"] and g["high"] < rate]
-    out.append(Verdict(WARN if rare else PASS, "goals",
-                       ("rarely completed: " + ", ".join(f"{g['name']} {g['rate'] * 100:.1f}%" for g in rare))
-                       if rare else f"no goal is confidently completed in under {rate * 100:g}% of its games"))
-    impact = th.get("deck", "card_impact_warn")
-    strong = [c for c in s["cards"]
-              if c["win_diff"] is not None and (c["diff_low"] > impact or c["diff_high"] < -impact)]
-    out.append(Verdict(WARN if strong else PASS, "card impact",
-                       ("placing these changes the win rate by more than "
-                        f"{impact * 100:.0f} points (95% confidence): "
-                        + ", ".join(f"{c['id']} {c['win_diff'] * 100:+.0f}" for c in strong[:8]))
-                       if strong else f"no design moves its owner's win rate by more than {impact * 100:.0f} points "
-                                      "with 95% confidence"))
+        out.append(_dead_cards(s, int(th.get("deck", "min_sample"))))
+    out.append(_goals(s, th.get("deck", "goal_rate_warn")))
+    out.append(_card_impact(s, th.get("deck", "card_impact_warn")))
     return out
+
+
+def card_effects(s: dict) -> list[dict]:
+    """Each design's win-rate difference (placed against not placed), in points with its 95% interval."""
+    return [{"id": c["id"], "name": c["name"], "measure": "owner's win rate when placed minus when not (points)",
+             "value": None if c["win_diff"] is None else round(c["win_diff"] * 100, 2),
+             "low": None if c["diff_low"] is None else round(c["diff_low"] * 100, 2),
+             "high": None if c["diff_high"] is None else round(c["diff_high"] * 100, 2)} for c in s.get("cards", [])]
+
+
+def card_label(c: dict) -> str:
+    """A design as the verdicts name it: its name and, in brackets, its id."""
+    return f"{c['name']} ({c['id']})"
+
+
+def _dead_cards(s: dict, n: int) -> Verdict:
+    """Every design never placed, and every victim with a condition never flipped, is named; those with fewer
+    than ``n`` chances (draws, placements) are told apart, since chance alone may explain them."""
+    dead = [c for c in s["cards"] if c["dead"]]
+    if not dead:
+        return Verdict(PASS, "dead cards", "every design was placed, and every victim with a condition flipped")
+    firm, few = [], []
+    for c in sorted(dead, key=lambda c: (c["placed"] > 0, -(c["drawn"] if c["placed"] == 0 else c["placed"]))):
+        if c["placed"] == 0:
+            text, chances = f"{card_label(c)} never placed (drawn {c['drawn']:,} times)", c["drawn"]
+        else:
+            text, chances = f"{card_label(c)} never flipped (placed {c['placed']:,} times)", c["placed"]
+        (firm if chances >= n else few).append(text)
+    parts = []
+    if firm:
+        parts.append("; ".join(firm[:8]) + (f" and {len(firm) - 8} more" if len(firm) > 8 else ""))
+    if few:
+        parts.append(f"with fewer than {n} chances: " + "; ".join(few[:4])
+                     + (f" and {len(few) - 4} more" if len(few) > 4 else ""))
+    return Verdict(WARN, "dead cards", f"{len(dead)} design(s): " + "; ".join(parts))
+
+
+def _goals(s: dict, rate: float) -> Verdict:
+    """A goal never completed is named (how often it was open); a goal whose whole 95% interval lies under
+    ``rate`` is rarely completed; one whose estimate lies under it while its interval does not is named as
+    possibly rare."""
+    goals = [g for g in s["goals"] if g["dealt"]]
+    never = [g for g in goals if g["claimed"] == 0]
+    rare = [g for g in goals if g["claimed"] and g["high"] < rate]
+    maybe = [g for g in goals if g["claimed"] and g["rate"] < rate <= g["high"]]
+    parts = []
+    if never:
+        parts.append("never completed: " + ", ".join(f"{g['name']} (open in {g['dealt']:,} games)" for g in never))
+    if rare:
+        parts.append(f"completed in under {rate * 100:g}% of their games: " + ", ".join(
+            f"{g['name']} {g['rate'] * 100:.1f}% [{g['low'] * 100:.1f}, {g['high'] * 100:.1f}]" for g in rare))
+    if maybe:
+        parts.append(f"possibly under {rate * 100:g}% (the interval reaches above): " + ", ".join(
+            f"{g['name']} {g['rate'] * 100:.1f}% [{g['low'] * 100:.1f}, {g['high'] * 100:.1f}]" for g in maybe))
+    if never or rare:
+        return Verdict(WARN, "goals", "; ".join(parts))
+    if not goals:
+        return Verdict(PASS, "goals", "no goal was open in these games")
+    low = min(goals, key=lambda g: g["rate"])
+    text = (f"every goal was completed in some games; the rarest: {low['name']} {low['rate'] * 100:.1f}% "
+            f"[{low['low'] * 100:.1f}, {low['high'] * 100:.1f}] of the {low['dealt']:,} games it was open")
+    return Verdict(PASS, "goals", "; ".join([text] + parts))
+
+
+def _card_impact(s: dict, impact: float) -> Verdict:
+    """Designs whose whole 95% interval of the win-rate difference lies beyond ``impact`` WARN; the largest
+    effects are listed in any case, by size, so the line agrees with the Cards table."""
+    rows = sorted((c for c in s["cards"] if c["win_diff"] is not None), key=lambda c: (-abs(c["win_diff"]), c["id"]))
+    if not rows:
+        return Verdict(PASS, "card impact", "too few player-games with each design placed to measure its impact")
+    strong = [c for c in rows if c["diff_low"] > impact or c["diff_high"] < -impact]
+
+    def effect(c):
+        return (f"{card_label(c)} {c['win_diff'] * 100:+.0f} [{c['diff_low'] * 100:+.0f}, "
+                f"{c['diff_high'] * 100:+.0f}]")
+
+    if strong:
+        text = (f"placing these moves its owner's win rate by more than {impact * 100:.0f} points with 95% "
+                "confidence: " + ", ".join(effect(c) for c in strong[:8]))
+        rest = [c for c in rows if c not in strong][:max(0, 5 - len(strong[:8]))]
+        if rest:
+            text += "; next largest: " + ", ".join(effect(c) for c in rest)
+        return Verdict(WARN, "card impact", text)
+    return Verdict(PASS, "card impact", f"no design moves its owner's win rate by more than {impact * 100:.0f} points "
+                   "with 95% confidence; the largest effects (points, 95% interval): "
+                   + ", ".join(effect(c) for c in rows[:6]))
 
 
 # ------------------------------------------------------------------ plots
 def plot_goals(s: dict) -> str:
     pyplot = plt()
     goals = [g for g in s["goals"] if g["dealt"]]
-    fig, ax = pyplot.subplots(figsize=(6.2, 0.28 * len(goals) + 0.8))
+    fig, ax = pyplot.subplots(figsize=(7.0, 0.3 * len(goals) + 0.9))
     names = [g["name"] for g in goals][::-1]
     rates = [g["rate"] or 0 for g in goals][::-1]
     lows = [(g["rate"] or 0) - g["low"] for g in goals][::-1]
@@ -93,14 +161,15 @@ def plot_cards(s: dict) -> str | None:
         return None
     pyplot = plt()
     rows.sort(key=lambda c: c["win_diff"])
-    fig, ax = pyplot.subplots(figsize=(6.4, 0.16 * len(rows) + 0.9))
+    fig, ax = pyplot.subplots(figsize=(7.6, 0.21 * len(rows) + 1.0))
     ys = list(range(len(rows)))
     for y, c in zip(ys, rows):
         col = COLOURS.get(c["color"], "#555")
         ax.plot([c["diff_low"], c["diff_high"]], [y, y], color=col, lw=1.2)
         ax.plot([c["win_diff"]], [y], "o", color=col, ms=3)
     ax.axvline(0, color="#1d1d1f", lw=0.8)
-    ax.set_yticks(ys, [f"{c['id']} {c['name']}" for c in rows], fontsize=6)
+    ax.set_yticks(ys, [f"{c['name']} ({c['id']})" for c in rows])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel("win rate when placed minus when not (95% CI)")
     return svg(fig)
 
@@ -116,7 +185,10 @@ def sections(s: dict) -> list[ReportSection]:
     rows = [[esc(g["name"]), f"<code>{esc(g['requires'])}</code>", g["dealt"], g["claimed"],
              ci({"rate": g["rate"], "low": g["low"], "high": g["high"]}) if g["dealt"] else "-",
              num(g["mean_turn"])] for g in s["goals"]]
-    body = (table(["goal", "requires", "open in", "completed", "rate [95% CI]", "mean turn"], rows, left=2)
+    never = [g["name"] for g in s["goals"] if g["dealt"] and not g["claimed"]]
+    body = (table(["goal", "requires", "open in", "completed", "rate [95% CI]", "mean turn"], rows, left=2,
+                  row_cls=["dead" if g["dealt"] and not g["claimed"] else "" for g in s["goals"]])
+            + (f"<p>Never completed (highlighted): {esc(', '.join(never))}.</p>" if never else "")
             + f"<div class='plot'>{plot_goals(s)}</div>")
     out.append(ReportSection("goals", "Goals", "Goals that are almost never completed never send police; goals that "
                              "are always completed early decide games by themselves.", body))

@@ -66,15 +66,22 @@ COUNTERS = {
 # ------------------------------------------------------------------ rules options
 PARAMS = {
     "condition_match": Param("at-least", "a flip condition needs at least (or exactly) the listed victims directly "
-                             "below", ("at-least", "exactly")),
+                             "below", ("at-least", "exactly"),
+                             reading="'place directly below them the types of Victims indicated' is read as at least"
+                                     " the listed victims: more below still meet it"),
     "deck_exhaustion": Param("deck-empty", "deck-empty: the game ends as soon as the deck is empty and there is "
                              "no discard pile to reshuffle; refill: only when a display slot cannot be refilled",
                              ("deck-empty", "refill")),
     "optional_flip": Param(False, "ask the player before flipping a card whose condition is met (a flip never "
-                           "hurts its owner, so by default it happens at once)"),
+                           "hurts its owner, so by default it happens at once)",
+                           reading="'it's not mandatory to fulfill a condition, but if you do, you can ... flip': a "
+                                   "met condition flips at once, since a flip never hurts its owner"),
     "crumbled_cards": Param("discard", "where a crumbled pyramid's victims and hand go: discard (may be "
-                            "reshuffled) or out (removed from the game)", ("discard", "out")),
-    "flip_reward_police": Param(True, "the flip rewards ('flip any other card') may flip a police"),
+                            "reshuffled) or out (removed from the game)", ("discard", "out"),
+                            reading="the rulebook does not say where a crumbled pyramid's victims and hand go: to "
+                                    "the discard pile"),
+    "flip_reward_police": Param(True, "the flip rewards ('flip any other card') may flip a police",
+                                reading="'flip any other card' may flip a police in the player's own pyramid"),
     "reset_after_actions": Param(True, "a reset token may be spent after the second action, before the turn ends"),
     "hands_hidden": Param(True, "victims dealt at setup are hidden from opponents until played (taken cards are "
                           "seen by everyone)"),

@@ -11,7 +11,7 @@ reading of a silent rule: docs/rules-notes.md.
 
 from __future__ import annotations
 
-from validator.kit import GameSpec
+from validator.kit import Figure, GameSpec
 
 from .bots import BOTS
 from .checks import static_checks
@@ -51,4 +51,7 @@ SPEC = GameSpec(
     time={"seconds_per_turn": 8.0, "seconds_per_action": 3.0, "setup_minutes": 1.0},
     csv_files=csv_files,
     fast_play=fast_play,
+    figures=(Figure("change-by-bystander", "payments an uninvolved player made change for, per game",
+                    counter="change_other", unit="payments"),
+             Figure("wipe-out", "games whose last players went out together", kind="rate", ends=("wipe-out",))),
 )

@@ -51,10 +51,16 @@ PARAMS = {
     "escalation": Param(1, "pips the fee grows by with each tie (the rulebook: 1 -> 2 -> 3 ...)"),
     "showdown": Param(True, "fees are doubled once only two players remain in a game that began with more"),
     "showdown_bonus": Param("doubled", "the knock-out bonus paid once only two remain (the knock-out that leaves "
-                            "two): doubled like every payment, or single", ("doubled", "single")),
+                            "two): doubled like every payment, or single", ("doubled", "single"),
+                            reading="the bonus for the knock-out that leaves two is paid once two remain, so the "
+                                    "showdown doubles it"),
     "no_change": Param("overpay", "nobody can make change: overpay (the loser pays the smallest amount above the "
                        "fee they can) or underpay (the largest amount below it, maybe nothing)",
-                       ("overpay", "underpay")),
+                       ("overpay", "underpay"),
+                       reading="the rulebook is silent when nobody can make change: the loser pays the smallest "
+                               "amount above the fee they can, without change"),
     "bonus_without_small": Param("pay", "a player owing the knock-out bonus holds no small pyramid: pay (its "
-                                 "pips, with change like any payment) or skip (gives nothing)", ("pay", "skip")),
+                                 "pips, with change like any payment) or skip (gives nothing)", ("pay", "skip"),
+                                 reading="'give a small pyramid' from a player who holds none: its pips, paid with "
+                                         "change like any payment"),
 }

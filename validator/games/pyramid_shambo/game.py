@@ -276,7 +276,8 @@ class ShamboGame(Game):
         ``broken`` for the maker's smaller ``pieces`` of the same pips; ``paid``
         is what the payee gains.  The rules, in order: pay exactly if the
         holding allows; holding at most the fee, pay everything; else overpay
-        and take change from the payee; else break a piece with an uninvolved
+        and take change from the payee (a minimal overpayment if one allows it,
+        else the smallest overpayment that does); else break a piece with an uninvolved
         player (the candidates in seat order from the payee's left); else (no
         change anywhere) overpay or underpay by the ``no_change`` option.
         """
@@ -310,8 +311,26 @@ class ShamboGame(Game):
                 got.append((CHANGE_PAYEE, s, r, -2, 0, 0, due))
         if got:
             return got
+        got = self._payee_change_beyond_minimal(hp, hw, due)
+        if got:
+            return got
         others = [q for q in self.seats_after[payee][:-1] if q != payer and alive[q]]  # from the payee's left
         return self._plans_others(hold, hp, due, others)
+
+    def _payee_change_beyond_minimal(self, hp: int, hw: int, due: int) -> list[tuple]:
+        """"The player being paid must make change if possible": when no minimal overpayment leaves the
+        payee a change to give, the smallest overpayment of any pieces the payee can give change for (e.g.
+        two 3-pip pieces for a 2-pip fee, change 4 given as two 2-pip pieces, where one 3 would need a
+        1-pip change the payee does not hold).  Every such set at that amount, with every change."""
+        n, total, have = self.N, self.pips(hp), self.pips(hw)
+        for paid in range(due + 1, min(total, due + have) + 1):
+            backs = self.subsets_sum(hw, paid - due)
+            if not backs:
+                continue
+            sets = self.subsets_sum(hp, paid)
+            if sets:
+                return [(CHANGE_PAYEE, s, r, -2, 0, 0, due) for s in sets for r in backs]
+        return []
 
     def own_plans(self, hp: int, due: int):
         """The plans that need nothing but the payer's holding (exact, or

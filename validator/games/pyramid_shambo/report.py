@@ -38,7 +38,7 @@ def plot_fees(s: dict) -> str:
            label="uniform throws: (1/3)^k x 2/3")
     ax.set_xlabel("ties before the challenge was won")
     ax.set_ylabel("share of challenges")
-    ax.legend(frameon=False, fontsize=8)
+    ax.legend(frameon=False)
     return "<div class='plot'>" + svg(fig) + "</div>"
 
 
@@ -58,7 +58,7 @@ def plot_places(s: dict) -> str:
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xlabel("seat (1 starts)")
     ax.set_ylabel("share of games")
-    ax.legend(frameon=False, fontsize=7, ncol=min(k, 5))
+    ax.legend(frameon=False, ncol=min(k, 5))
     return "<div class='plot'>" + svg(fig) + "</div>"
 
 
@@ -140,9 +140,11 @@ def verdicts(s: dict, th) -> list[Verdict]:
     km = sh["kingmaking"]["profiter_won"]
     limit = th.get("shambo", "kingmaker_warn")
     if km["rate"] is not None:
-        out.append(Verdict(WARN if km["low"] > limit else PASS, "kingmaking",
-                           f"the player who made the knock-out that left two won {km['rate'] * 100:.0f}% of "
-                           f"showdowns (limit {limit * 100:.0f}%)"))
+        text = (f"the player who made the knock-out that left two won {km['rate'] * 100:.0f}% of showdowns "
+                f"[{km['low'] * 100:.0f}, {km['high'] * 100:.0f}] (limit {limit * 100:.0f}% with 95% confidence)")
+        if km["rate"] > limit >= km["low"]:
+            text += "; above the limit, but the interval reaches below it"
+        out.append(Verdict(WARN if km["low"] > limit else PASS, "kingmaking", text))
     nc = sh["payments"].get("no_change")
     limit = th.get("shambo", "no_change_warn")
     if nc is not None:

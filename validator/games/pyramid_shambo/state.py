@@ -312,7 +312,7 @@ class ShamboState(State):
         """One debt between two players still in: settled at once when it leaves
         no choice.  False when a payment decision waits (phase PAY) or the game is over."""
         if kind == BONUS:
-            due = self._bonus_due(payer)
+            due = self._bonus_due(payer, due)
             if due is None:
                 return True
         plans = self.game.plans(self.hold, payer, payee, due, self.alive)
@@ -326,17 +326,24 @@ class ShamboState(State):
         self.phase = PAY
         return False
 
-    def _bonus_due(self, payer: int) -> int | None:
-        """The knock-out bonus ``payer`` owes: a small pyramid's pips (doubled in the showdown by the
-        ``showdown_bonus`` option), or None when it is not paid (``bonus_without_small=skip`` and no
-        small pyramid held; counted)."""
+    def bonus_owed(self) -> int:
+        """The knock-out bonus each remaining player owes for the knock-out just made: a small pyramid's
+        pips, doubled when the knock-out leaves two players (the showdown) unless ``showdown_bonus=single``.
+        "all remaining players must immediately give a small pyramid to the winner": every payer owes
+        this amount, whatever a cascade during the payments changes."""
+        g = self.game
+        return g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
+
+    def _bonus_due(self, payer: int, due: int) -> int | None:
+        """The knock-out bonus ``payer`` pays: ``due`` (set at the knock-out, ``bonus_owed``), or None when
+        it is not paid (``bonus_without_small=skip`` and no small pyramid held; counted)."""
         g = self.game
         if g.bonus_skip and not (self.hold[payer] & g.small_mask):
             self.c_bonus_skipped += 1
             if self.log is not None:
                 self._event(f"P{payer + 1} holds no small pyramid: no bonus")
             return None
-        return g.unit * (2 if g.showdown and g.showdown_bonus and self.n_alive == 2 else 1)
+        return due
 
     def _settle(self, plan: tuple, kind: int, payer: int, payee: int, due: int) -> None:
         """Move the pieces of one payment plan for the debt, then
@@ -378,11 +385,12 @@ class ShamboState(State):
             if payer == self.turn_player:
                 self.acting = payee  # self-elimination: the player who beat you acts for the rest of the turn
                 self.c_self_eliminations += 1
-            if self.n_alive > 1:  # the others from the payee's left (seats_after ends with the payee)
-                alive, debts = self.alive, self.debts
+            if self.n_alive > 1:  # the others from the payee's left (seats_after ends with the payee), all owing
+                alive, debts = self.alive, self.debts  # the amount the knock-out sets
+                bonus = self.bonus_owed()
                 for q in self.game.seats_after[payee][:-1]:
                     if q != payer and alive[q]:
-                        debts.append((BONUS, q, payee, 0))
+                        debts.append((BONUS, q, payee, bonus))
         else:
             self._eliminate(payer, "bonus", -1)
         if self.n_alive <= 1:

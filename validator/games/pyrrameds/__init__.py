@@ -13,11 +13,11 @@ evaluation, the forgetful bot) - checks - stats - sweep (comparisons) - report."
 
 from __future__ import annotations
 
-from validator.kit import GameSpec
+from validator.kit import Figure, GameSpec
 
 from .checks import static_checks
 from .heuristics import HEURISTIC, ForgetfulBot
-from .report import csv_files, sections, verdicts
+from .report import card_effects, csv_files, sections, verdicts
 from .spec import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING
 from .stats import Stats
 
@@ -64,4 +64,10 @@ SPEC = GameSpec(
     thresholds=THRESHOLDS,
     time={"seconds_per_turn": 30.0, "seconds_per_action": 5.0},
     csv_files=csv_files,
+    figures=(Figure("stalemate-rate", "games ended by a stalemate (our ending, not the rulebook's)", kind="rate",
+                    ends=("stalemate", "stalemate-tie")),
+             Figure("swap-only", "turns on which a swap was the only move, per game", counter="swap_only",
+                    unit="turns")),
+    side_games=(("pyrrameds", "sweep_games"), ("pyrrameds", "info_games")),
+    card_effects=card_effects,
 )

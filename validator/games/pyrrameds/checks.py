@@ -73,6 +73,9 @@ def engine_problems(data, boxes: set[str], players: int, row: int, options: dict
         if rest < row:
             out.append(Problem(sheet, first, "count", f"boxes {label} cannot deal a starting row: {total} cards, "
                                f"{sm + sp} dealt to each of {players} players, leave {rest} for a row of {row}"))
+        elif options.get("fewer_cards", "none") not in ("none", "") and (rest - row) // players < 1:
+            out.append(Problem(sheet, first, "count", f"boxes {label}, {players} players: fewer-cards takes a card "
+                               "from a seat, but no card is dealt after the start"))
         elif row > 1:
             hand = sm + sp + (rest - row) // players
             room = row * (row - 1)

@@ -65,9 +65,11 @@ class Geometry:
     SUP: the supports (the 1 or 2 positions of the previous layer, towards the row);
     OUT: the positions it supports; NB: the touching positions a patient's path may
     step to, with the step's vertical (+1 up, -1 down, 0 sideways) and horizontal
-    (+1 right, -1 left) direction."""
+    (+1 right, -1 left; 0 for a corner step when ``corner_sideways`` is false: the
+    rule backward=vertical, where a step to the next layer counts only as up or
+    down) direction."""
 
-    def __init__(self, R: int, touching: bool):
+    def __init__(self, R: int, touching: bool, corner_sideways: bool = True):
         self.R = R
         at: dict[tuple[int, int], int] = {}
         layer, x = [], []
@@ -94,7 +96,7 @@ class Geometry:
                 for dh in (-1, 1):
                     q = at.get((k + dv, xx + dh))
                     if q is not None:
-                        steps.append((q, dv, dh))
+                        steps.append((q, dv, dh if corner_sideways else 0))
             if touching:
                 for dh in (-1, 1):
                     q = at.get((k, xx + 2 * dh))
@@ -127,6 +129,21 @@ class Geometry:
         return "row" + f" {i}" if k == 0 else f"{'+' if k > 0 else ''}{k}.{i}"
 
 
+def parse_seats(text: str, players: int) -> tuple[int, ...]:
+    """The rules option fewer-cards: ``none`` or seats joined with ``+`` (1 starts) -> 1 or 0 per seat."""
+    text = str(text).strip()
+    out = [0] * players
+    if text in ("", "none", "0"):
+        return tuple(out)
+    for part in text.split("+"):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= players:
+            raise PnpError(f"rules option fewer-cards: '{text}' is not none or seats 1-{players} joined with +, "
+                           "e.g. 3+4")
+        out[int(part) - 1] = 1
+    return tuple(out)
+
+
 class Pyrrameds(Game):
     """One box selection at one player count; every number, type, need and effect comes from the rows."""
 
@@ -146,6 +163,7 @@ class Pyrrameds(Game):
         if self.row < 2:
             raise PnpError("rules option row: the starting row needs at least 2 cards")
         self.start_medicine, self.start_patients = o["start_medicine"], o["start_patients"]
+        self.fewer = parse_seats(o["fewer_cards"], players)  # per seat: 1 when dealt one card fewer (house rule)
         self.choose_number = o["wild_number"] == "choose"
         self.flexible = o["wild_type"] == "flexible"
         self.path_extra = o["path_extra"] == "non-medicine"
@@ -159,7 +177,7 @@ class Pyrrameds(Game):
         if problems:
             raise InputErrors(problems)
         self._compile(data)
-        self.geo = Geometry(self.row, o["path_steps"] == "touching")
+        self.geo = Geometry(self.row, o["path_steps"] == "touching", o["backward"] == "axis")
         self.codes = Codes(self.NC, self.geo.P, self.NCH, players)
 
     def _compile(self, data) -> None:

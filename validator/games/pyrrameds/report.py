@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from validator.kit import ReportSection
+from validator.kit.html import FONT_SIZE
 
 from .stats import th_get
 
@@ -43,14 +44,15 @@ def _bars(rows: list[dict]) -> str:
     boxes = list(dict.fromkeys(r["boxes"] for r in rows))
     players = sorted({r["players"] for r in rows})
     top = max(r["turns_p90"] for r in rows) or 1
-    w, h, pad, bw = max(90 * len(boxes), 75 * len(players)) + 60, 190, 40, 18
+    gw = max(90, 7 * max(len(b) for b in boxes) + 10)  # a box's group: its bars and its label (11 px text)
+    w, h, pad, bw = max(gw * len(boxes), 85 * len(players)) + 60, 200, 40, 18
     colors = ("#2e6da4", "#c0392b", "#4a7c2a", "#d98c1f", "#6c4f9e")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-           'font-family="sans-serif" font-size="10">']
+           f'font-family="sans-serif" font-size="{FONT_SIZE}">']
     base = h - 30
-    scale = (base - 15) / top
+    scale = (base - 18) / top
     for i, b in enumerate(boxes):
-        x0 = pad + i * 90
+        x0 = pad + i * gw
         for j, p in enumerate(players):
             r = next((r for r in rows if r["boxes"] == b and r["players"] == p), None)
             if r is None:
@@ -62,10 +64,11 @@ def _bars(rows: list[dict]) -> str:
                        f'{r["turns_mean"]} turns</title></rect>')
             y10, y90 = base - r["turns_p10"] * scale, base - r["turns_p90"] * scale
             out.append(f'<line x1="{x + bw / 2}" x2="{x + bw / 2}" y1="{y10:.1f}" y2="{y90:.1f}" stroke="#333"/>')
-        out.append(f'<text x="{x0 + 30}" y="{h - 15}" text-anchor="middle">{escape(b)}</text>')
+        out.append(f'<text x="{x0 + len(players) * (bw + 2) / 2:.0f}" y="{h - 12}" text-anchor="middle">'
+                   f'{escape(b)}</text>')
     for j, p in enumerate(players):
-        out.append(f'<rect x="{pad + j * 75}" y="2" width="10" height="10" fill="{colors[j % len(colors)]}"/>'
-                   f'<text x="{pad + j * 75 + 14}" y="11">{p} players</text>')
+        out.append(f'<rect x="{pad + j * 85}" y="2" width="11" height="11" fill="{colors[j % len(colors)]}"/>'
+                   f'<text x="{pad + j * 85 + 15}" y="12">{p} players</text>')
     out.append(f'<text x="4" y="{base}" >0</text><text x="4" y="{base - top * scale + 4:.1f}">{top}</text>')
     out.append("</svg>")
     return '<div class="plot">' + "".join(out) + "</div>"
@@ -115,7 +118,8 @@ def sections(summary: dict) -> list[ReportSection]:
             f"the turns; {sw['swaps_per_game']} swaps per game; {sw['passes']} turns on which a player could "
             f"neither place nor swap. {_pct(stl['stalemate_share'])}{_ci(stl['stalemate_ci'])} of the games ended "
             f"in a stalemate (a whole round without a placement: fewest cards won), {stl['no_result']} without a "
-            "result.</p>" + _table(["end", "games", "share"], ends))
+            "result. The stalemate is our ending, not the rulebook's (which ends a game only with an empty hand): "
+            "<code>--rule stalemate=never</code> plays without it.</p>" + _table(["end", "games", "share"], ends))
     out.append(ReportSection("pyr-swaps", "Swaps and stalls", "Swaps should be a choice, not the only move; "
                              "stalemates should be rare.", body))
     info = s.get("information")
@@ -152,10 +156,10 @@ def verdicts(summary: dict, th) -> list[dict]:
     if not s:
         return []
     out = []
-    never = s["patients"]["never_placed"]
-    out.append({"status": "WARN" if never else "PASS", "check": "patients placed",
-                "message": f"never placed: {', '.join(never)}" if never else "every patient dealt often enough "
-                "was placed at least once"})
+    n = int(th_get(th, "pyrrameds", "min_sample", 30))
+    out.append(_never_placed("patients placed", "patient", s["patients"]["by_design"], n))
+    if s.get("operations"):
+        out.append(_never_placed("operations placed", "operation", s["operations"], n))
     share, ci = s["swaps"]["swap_only_share"], s["swaps"]["swap_only_ci"]
     warn = th_get(th, "pyrrameds", "swap_only_warn", 0.25)
     out.append({"status": "WARN" if share > warn else "PASS", "check": "swap as the only move",
@@ -164,8 +168,8 @@ def verdicts(summary: dict, th) -> list[dict]:
     warn, fail = th_get(th, "pyrrameds", "stalemate_warn", 0.05), th_get(th, "pyrrameds", "stalemate_fail", 0.25)
     status = "FAIL" if ci[0] > fail else "WARN" if st > warn else "PASS"
     out.append({"status": status, "check": "stalemates",
-                "message": f"{_pct(st)} of games ended in a stalemate (WARN above {_pct(warn)}, FAIL above "
-                           f"{_pct(fail)} with 95% confidence)"})
+                "message": f"{_pct(st)} of games ended in a stalemate, our ending where the rulebook has none "
+                           f"(WARN above {_pct(warn)}, FAIL above {_pct(fail)} with 95% confidence)"})
     chance = s["patients"]["placeable_share"]
     low = th_get(th, "pyrrameds", "patient_chance_warn", 0.2)
     if chance is not None:
@@ -186,4 +190,47 @@ def csv_files(summary: dict) -> dict:
                  r.get("seat_spread"), r.get("stalemates"), r.get("error", "")] for r in s["by_box"]]
         out["boxes.csv"] = (["boxes", "players", "row", "turns_mean", "turns_median", "seat_spread", "stalemates",
                              "error"], rows)
+    return out
+
+
+def _never_placed(check: str, kind: str, designs: list[dict], n: int) -> dict:
+    """Every design dealt but never placed, by name and id, with how often it was dealt (those dealt fewer
+    than ``n`` times told apart: chance alone may explain them)."""
+    never = sorted((d for d in designs if d["dealt"] and not d["placed"]), key=lambda d: -d["dealt"])
+    if not never:
+        dealt = [d for d in designs if d["dealt"]]
+        if not dealt:
+            return {"status": "PASS", "check": check, "message": f"no {kind} was dealt"}
+        low = min(dealt, key=lambda d: (d["placed"] / d["dealt"], d["id"]))
+        return {"status": "PASS", "check": check,
+                "message": f"every {kind} dealt was placed at least once; the least often: {low['name']} "
+                           f"({low['id']}) in {_pct(low['placed'] / low['dealt'])} of the {low['dealt']:,} games "
+                           "it was dealt"}
+    firm = [d for d in never if d["dealt"] >= n]
+    few = [d for d in never if d["dealt"] < n]
+    parts = []
+    if firm:
+        parts.append(", ".join(f"{d['name']} ({d['id']}, dealt {d['dealt']:,} times)" for d in firm))
+    if few:
+        parts.append(f"dealt fewer than {n} times: " + ", ".join(f"{d['name']} ({d['id']}, {d['dealt']})"
+                                                                  for d in few))
+    return {"status": "WARN", "check": check, "message": "never placed: " + "; ".join(parts)}
+
+
+def card_effects(summary: dict) -> list[dict]:
+    """Each patient's and operation's placed rate (percent of the games it was dealt in), with its Wilson
+    interval."""
+    from validator.kit.stats import wilson
+
+    s = summary.get("pyrrameds") or {}
+    out = []
+    for d in list(s.get("patients", {}).get("by_design", [])) + list(s.get("operations", [])):
+        if not d["dealt"]:
+            out.append({"id": d["id"], "name": d["name"], "measure": "placed in % of the games it was dealt",
+                        "value": None, "low": None, "high": None})
+            continue
+        lo, hi = wilson(d["placed"], d["dealt"])
+        out.append({"id": d["id"], "name": d["name"], "measure": "placed in % of the games it was dealt",
+                    "value": round(100 * d["placed"] / d["dealt"], 2), "low": round(100 * lo, 2),
+                    "high": round(100 * hi, 2)})
     return out

@@ -44,7 +44,8 @@ def path_ok(NB, bkind, btype, start: int, need, nwild: int, extra: bool) -> bool
     """Is there a path from ``start`` (the patient's position) through touching cards
     that visits exactly the required medicine - ``need[t]`` of each type t and
     ``nwild`` of any type - and never turns back on either axis (once up, never down;
-    once left, never right)?  With ``extra`` it may also cross patients and operations.
+    once left, never right; ``NB`` says which steps count on which axis: the rule
+    backward)?  With ``extra`` it may also cross patients and operations.
 
     A medicine of a needed type always meets that need before a ? need: any card
     used for a ? could swap roles with it, so this never loses a path."""
@@ -63,12 +64,13 @@ def path_ok(NB, bkind, btype, start: int, need, nwild: int, extra: bool) -> bool
 
 def _walk(NB, bkind, btype, p, dv, dh, left, w, need, extra) -> bool:
     for q, sv, sh in NB[p]:
-        if dh and sh != dh or sv and dv and sv != dv:
+        if sh and dh and sh != dh or sv and dv and sv != dv:
             continue
         k = bkind[q]
         if k == 0:
             continue
         nv = sv or dv
+        sh = sh or dh  # (a step without a horizontal direction keeps the path's: rule backward=vertical)
         if k == MEDICINE:
             t = btype[q]
             if t >= 0:

@@ -42,8 +42,10 @@ PHASE_NAMES = ("place or swap", "swap: first card", "swap: second card", "pick a
 
 END_REASONS = {
     "empty-hand": "a player emptied their hand and won",
-    "stalemate": "a whole round without a placement; fewest cards in hand won",
-    "stalemate-tie": "a whole round without a placement; fewest cards in hand tied",
+    "stalemate": "stalemate (our ending, not the rulebook's): a whole round without a placement; fewest cards in "
+                 "hand won",
+    "stalemate-tie": "stalemate (our ending, not the rulebook's): a whole round without a placement; fewest cards "
+                     "in hand tied",
     "turn-cap": "stopped at the turn cap (no winner)",
     "loop": "stopped on a repeated position (no winner)",
     "stuck": "nobody could place or swap for a whole round (no winner)",
@@ -80,29 +82,53 @@ PARAMS = {
     "start_patients": Param(2, "patients dealt to each player before everything is shuffled together"),
     "wild_number": Param("choose", "a ? number: choose: the player names a number when placing it, which must "
                          "follow the number rule and stays; blank: it has no number (fits anywhere, and cards "
-                         "resting on it ignore it)", ("choose", "blank")),
+                         "resting on it ignore it)", ("choose", "blank"),
+                         reading="a ? number is named when the card is placed (one that follows the number rule) and"
+                                 " keeps it"),
     "wild_type": Param("choose", "an `any` medicine: choose: the player names its type when placing it; "
-                       "flexible: it counts as whichever type a path or a swap needs", ("choose", "flexible")),
+                       "flexible: it counts as whichever type a path or a swap needs", ("choose", "flexible"),
+                       reading="an 'any' medicine is named one of the types in play when it is placed"),
     "path_steps": Param("touching", "a patient's path steps between touching cards: touching: side by side in a "
                         "layer or corner to corner with the next layer; layers: only corner to corner (along the "
-                        "staircase)", ("touching", "layers")),
+                        "staircase)", ("touching", "layers"),
+                        reading="'a path through the pyramid' steps between touching cards: side by side in a layer "
+                                "and corner to corner between layers"),
+    "backward": Param("axis", "what 'never travels backward' forbids: axis: a step corner to corner to the next "
+                      "layer counts as up or down and as left or right, so once a path has gone left it never goes "
+                      "right on either kind of step; vertical: such a step counts only as up or down, and only the "
+                      "sideways steps within a layer count as left or right", ("axis", "vertical"),
+                      reading="'never travels backward (you can't go up and then down again; or left and then "
+                      "right)' is read per axis, a corner step counting on both axes"),
     "path_extra": Param("none", "what else a patient's path may pass through: none (only its required medicine, "
                         "'nothing more'); non-medicine (other patients and operations may be crossed: they are not "
                         "medicine)", ("none", "non-medicine")),
     "under_check": Param(False, "a card placed under a card that already rests on one support (filling the gap "
-                         "below it) must also keep that card's number rule; by default only its own supports count"),
+                         "below it) must also keep that card's number rule; by default only its own supports count",
+                         reading="the number rule is checked against a card's own supports when it is placed, not "
+                                 "against cards already resting over the gap it fills"),
     "swap_check": Param("free", "free: a swap ignores the number rule; keep: a swap is legal only if every "
                         "medicine and operation it moves or uncovers still follows the number rule",
-                        ("free", "keep")),
+                        ("free", "keep"),
+                        reading="the number rule is checked 'when placing': a swap does not check it again"),
     "reveal_operation": Param("free", "an operation shown to swap: free (the rulebook lists no restriction for "
                               "it: any two cards) or forbidden (only medicine and patients may be shown)",
-                              ("free", "forbidden")),
+                              ("free", "forbidden"),
+                              reading="the rulebook lists swap restrictions for patients and medicine only: an "
+                                      "operation shown allows any swap"),
     "stalemate": Param("no-placement", "no-placement: a whole round without a placement ends the game and the "
                        "fewest cards win; no-move: only a whole round in which nobody could place or swap does; "
                        "never: play on (a round of passes is a stall without a result)",
-                       ("no-placement", "no-move", "never")),
+                       ("no-placement", "no-move", "never"),
+                       reading="the rulebook has no ending but an empty hand; ours: a whole round without a "
+                       "placement ends the game and the fewest cards in hand win"),
+    "fewer_cards": Param("none", "a house rule against the start player's race, not the rulebook's: the seats "
+                         "named (1 starts; several joined with +, e.g. 3+4) are dealt one card fewer of the cards "
+                         "dealt after the start, which are shown and discarded with the leftovers; none: the "
+                         "rulebook's even deal"),
     "shown_card": Param("owner", "the card a player must show: owner (they choose it) or random",
-                        ("owner", "random")),
+                        ("owner", "random"),
+                        reading="'pick a player who must show you a hand card': the player who shows chooses which "
+                                "card"),
 }
 
 

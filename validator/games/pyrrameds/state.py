@@ -70,7 +70,8 @@ class State(StateViews, KitState):
     def new(cls, g, chance) -> "State":
         """The rulebook's setup: 2 medicine and 2 patients to each player, everything
         else shuffled together, a starting row, the rest dealt evenly, leftovers shown
-        and discarded.  Player 0 starts."""
+        and discarded.  Player 0 starts.  (The house rule fewer-cards deals the seats
+        it names one card fewer of the rest.)"""
         s = cls.blank(g, chance)
         n = s.n
         med, pat = list(g.medicine), list(g.patients)
@@ -86,9 +87,10 @@ class State(StateViews, KitState):
         for pos in g.geo.ROWPOS:
             s._put(rest.pop(), pos, None)
         each = len(rest) // n
-        for _ in range(each):
+        for k in range(each):
             for p in range(n):
-                s.hands[p].append(rest.pop())
+                if k < each - g.fewer[p]:  # the house rule fewer-cards: a seat dealt one card fewer
+                    s.hands[p].append(rest.pop())
         s.discard = rest  # shown and discarded
         for h in s.hands:
             h.sort()

@@ -1,0 +1,126 @@
+"""``pnp sweep GAME --vary SPEC ...``: variants of a deck on the same game seeds.
+
+A thin shell over ``validator.sweep``: it parses options, shows a progress bar, prints
+one line per variant and a summary, and writes ``OUT/<game>/sweep/``.  Every mistake
+in ``--vary`` and the other options is one line and exit 2, before any game is played.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from model.errors import CommandLineError
+from validator.sweep import SweepOptions
+
+from ..console import out, progress_bar
+from ..options import data_option, expansion_option, explicit, out_option
+
+
+def common_play_options(f):
+    """The options ``pnp sweep`` and ``pnp tune`` share with ``pnp validate``."""
+    for option in reversed([
+        click.option("--players", type=int, default=SweepOptions.players, show_default=True,
+                     help="Players per game (vary them with --vary players=3..5)."),
+        click.option("--seed", type=int, default=SweepOptions.seed, show_default=True,
+                     help="Master seed: game i has the same seed in every variant."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Local worker processes  [default: all cores]"),
+        click.option("--scheduler", metavar="ADDR", default=None,
+                     help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786."),
+        click.option("--bots", default=None, help="Bots of every variant (vary them with --vary bots=...)  "
+                                                  "[default: the game's own choice]"),
+        click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+                     help="Set a rules option for every variant (repeatable)."),
+        click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]"),
+    ]):
+        f = option(f)
+    return f
+
+
+def load_game(ctx, data: Path, slug: str, expansions, rules, thresholds, scheduler):
+    """The game's data, its boxes, its parsed rules options and thresholds; option clashes are exit 2."""
+    from model.sheets import load_project
+    from validator.kit import get_spec
+    from validator.thresholds import find_thresholds, load_thresholds
+
+    if scheduler and explicit(ctx, "workers"):
+        raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
+    project = load_project(data, [slug])
+    spec = get_spec(slug)
+    boxes = project.select_expansions(expansions, strict=True)[slug]
+    try:
+        parsed = spec.parse_options(list(rules))
+    except CommandLineError:
+        raise
+    except Exception as exc:  # an unknown option or value: a command-line mistake
+        raise CommandLineError(str(exc)) from None
+    th = load_thresholds(find_thresholds(data, thresholds))
+    return project.games[slug], boxes, parsed, th
+
+
+@click.command()
+@click.argument("slug", metavar="GAME")
+@click.option("--vary", "vary", multiple=True, required=True, metavar="SPEC",
+              help="What to vary: count:ID=1..4, COLUMN:ID=2,3, rule:KEY=a,b, players=3..5, bots=greedy,random "
+                   "(repeatable: a grid of every combination).")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=SweepOptions.games, show_default=True,
+              help="Games per variant.")
+@click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Play a seeded random sample of N variants of the grid.")
+@common_play_options
+@data_option
+@expansion_option
+@out_option
+@click.pass_context
+def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, bots, rules, thresholds, data,
+          expansions, out_dir):
+    """Play variants of GAME's deck on the same game seeds and write output/<game>/sweep/ (sweep.csv,
+    sweep.json, report.html): every headline figure with its interval, and every verdict, per variant."""
+    from rich.progress import MofNCompleteColumn
+    from rich.table import Table
+
+    from validator.sweep import run_sweep
+
+    game, boxes, parsed, th = load_game(ctx, data, slug, expansions, rules, thresholds, scheduler)
+    opts = SweepOptions(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler, bots=bots,
+                        rules=parsed, thresholds=th, out=out_dir or (data / "output"), sample=sample,
+                        expansions=boxes)
+    with progress_bar(MofNCompleteColumn()) as progress:
+        task = progress.add_task(f"sweeping {slug}", total=None)
+        result = run_sweep(game, list(vary), opts, lambda done, total: progress.update(task, completed=done,
+                                                                                        total=total))
+    styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}
+    table = Table(title=f"pnp sweep {slug}: {len(result.results)} variants x {n_games:,} games",
+                  title_justify="left")
+    table.add_column("#", justify="right", no_wrap=True)
+    for a in result.axes:
+        table.add_column(a.name, no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    shown = {"median-minutes": "median min", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
+    from validator.figures import GENERIC
+
+    for key in (result.results[0].headline if result.results else {}):  # the engine's own figures too
+        if key not in GENERIC:
+            shown[key] = key.replace("-", " ")
+    for title in shown.values():
+        table.add_column(title, justify="right")
+    for r in result.results:
+        v = r.variant
+        values = [p.split("=", 1)[1] for p in v.point]
+        figs = []
+        for key in shown:
+            f = r.headline[key]
+            half = max(f["value"] - f["low"], f["high"] - f["value"]) if f["value"] is not None else 0
+            figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half:.1f}")
+        st = styles[r.status]
+        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *values, f"[{st}]{r.status}[/{st}]", *figs)
+    out.print(table)
+    games = n_games * len(result.results)
+    out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "
+              f"{result.workers} worker(s)); * the deck as it is; ± the larger side of the 95% interval (sweep.csv "
+              "holds both ends)", highlight=False)
+    for f in result.files:
+        out.print(f"wrote {f}", highlight=False)

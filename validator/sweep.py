@@ -1,0 +1,242 @@
+"""``pnp sweep`` as a library: every variant of a grid played on the same game seeds.
+
+:func:`prepare` parses the ``--vary`` specs and compiles every variant before a game
+is played (:mod:`validator.variants`: any mistake is one line, exit 2).
+:func:`play_variants` plays games ``first .. first+games-1`` of every variant through
+one pipeline of batches - a local process pool or a Dask cluster - so no worker idles
+between variants; game *i* has the same seed in every variant (common random
+numbers), and the tallies are merged in batch order, so the figures are the same
+for any worker count.  :func:`evaluate` turns a variant's tally into its headline
+figures and verdicts (the side games an engine's statistics play are skipped: see
+``GameSpec.side_games``).  :func:`run_sweep` does it all and writes
+``<out>/<game>/sweep/``: ``sweep.csv`` (one row per variant), ``sweep.json`` and
+``report.html`` (a plot of each figure against each varied parameter, and a verdict
+map).  ``pnp tune`` (:mod:`validator.tune`) reuses the same pieces.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from model.atomic import write_files
+from model.errors import CommandLineError
+from validator.kit import get_spec
+
+from .bots import parse_bots
+from .figures import describe, headline
+from .metrics import TimeModel
+from .runner import PlayOptions, Pool, Stream, run_streams
+from .thresholds import Thresholds
+from .validate import judge, run_record, with_expansions, worst
+from .variants import Axis, Variant, compile_variants, grid, make_variants, parse_vary
+
+
+@dataclass
+class SweepOptions:
+    games: int = 1000
+    players: int = 4
+    seed: int = 1
+    workers: int | None = None
+    scheduler: str | None = None
+    bots: str | None = None  # None: the engine's default bots
+    rules: dict = field(default_factory=dict)
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    out: Path = Path("output")
+    sample: int | None = None  # play a seeded random sample of this many grid points
+    expansions: set[str] | None = None
+    write: bool = True
+    connect_timeout: float = 10.0
+
+
+@dataclass
+class Evaluated:
+    """A variant's figures after the games played so far."""
+
+    variant: Variant
+    tally: object
+    summary: dict
+    verdicts: list
+    headline: dict
+
+    @property
+    def status(self) -> str:
+        return worst(v.status for v in self.verdicts)
+
+
+@dataclass
+class SweepResult:
+    slug: str
+    title: str
+    axes: list[Axis]
+    results: list[Evaluated]
+    files: list[Path]
+    seconds: float
+    workers: int
+
+
+# ------------------------------------------------------------------ the pieces
+def prepare(data, vary: list[str], players: int, rules: dict, bots: str | None, expansions=None,
+            sample: int | None = None, seed: int = 1, base: bool = False):
+    """``(spec, axes, variants)``: every ``--vary`` spec checked and every variant compiled; nothing played.
+    With ``base`` the deck and options as they are come first when the grid does not hold them."""
+    spec = get_spec(data.slug)
+    data = with_expansions(data, expansions)
+    if not vary:
+        raise CommandLineError("give at least one --vary, e.g. --vary count:ID=1..4 or --vary rule:KEY=a,b")
+    if not spec.min_players <= players <= spec.max_players:
+        raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {players}")
+    axes = [parse_vary(text, data, spec, players) for text in vary]
+    points = grid(axes, sample, seed)
+    variants = make_variants(data, spec, axes, points, players, rules, bots)
+    if base and not any(v.current for v in variants):
+        as_is = make_variants(data, spec, [], [()], players, rules, bots)[0]
+        variants.insert(0, as_is)
+        for i, v in enumerate(variants):
+            v.index = i
+    compile_variants(variants, spec)
+    return spec, axes, variants
+
+
+def light_thresholds(th: Thresholds, spec) -> Thresholds:
+    """The thresholds for many variants: the engine's side games (``GameSpec.side_games``) set to 0."""
+    bound = th.bind(spec)
+    out = Thresholds(copy.deepcopy(bound.values), bound.source, bound.overrides)
+    for section, key in getattr(spec, "side_games", ()):
+        out.values[section][key] = 0
+    return out
+
+
+def time_model(th: Thresholds) -> TimeModel:
+    return TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
+                     th.get("time", "setup_minutes"))
+
+
+def play_variants(pool: Pool, spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds,
+                  on_progress: Callable[[int], None] | None = None) -> dict:
+    """Games ``first .. first+games-1`` of every variant, through one pipeline: variant index -> Tally."""
+    play_opts = PlayOptions(turn_cap=int(th.get("stalls", "turn_cap")))
+    model = time_model(th)
+    streams = [Stream(v.index, v.game, "main", master, games,
+                      [parse_bots(v.bots or spec.default_bots, v.players, spec)], play_opts, model, first=first)
+               for v in variants]
+    return run_streams(pool, streams, on_progress)
+
+
+def evaluate(spec, variant: Variant, tally, th: Thresholds, seed: int) -> Evaluated:
+    """A variant's summary (the generic figures and the engine's, without skill matrix or drama), headline
+    figures and verdicts from its tally."""
+    from .validate import summarize
+
+    bots = parse_bots(variant.bots or spec.default_bots, variant.players, spec)
+    if spec.static_checks is not None:
+        problems = sorted(spec.static_checks(variant.data, variant.players))
+    else:
+        from .checks import sheet_checks
+
+        problems = sorted(sheet_checks(variant.data))
+    rules = spec.options(variant.rules)
+    meta = run_record(variant.data, spec, rules, variant.players, tally.games, seed, bots, 0,
+                      int(th.get("stalls", "turn_cap")), False, th, None)
+    summary = summarize(variant.game, spec, tally, {}, problems, meta, th)
+    verdicts = judge(summary, th, spec)
+    summary["verdict"] = worst(v.status for v in verdicts)
+    summary["verdicts"] = [v.as_dict() for v in verdicts]
+    return Evaluated(variant, tally, summary, verdicts, summary["headline"])
+
+
+# ------------------------------------------------------------------ the run
+def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int, int], None] | None = None) \
+        -> SweepResult:
+    """Play every variant ``opts.games`` games on the same seeds and write the sweep folder."""
+    started = time.perf_counter()
+    if opts.games < 1:
+        raise CommandLineError("--games must be 1 or more")
+    spec, axes, variants = prepare(data, vary, opts.players, opts.rules, opts.bots, opts.expansions, opts.sample,
+                                   opts.seed)
+    th = light_thresholds(opts.thresholds, spec)
+    total = opts.games * len(variants)
+    done = {"n": 0}
+
+    def advance(n: int) -> None:
+        done["n"] += n
+        if progress:
+            progress(done["n"], total)
+
+    with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+        tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
+        workers = pool.workers
+    results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]
+    files = []
+    if opts.write:
+        out_dir = Path(opts.out) / data.slug / "sweep"
+        record = sweep_record(data, spec, axes, opts)
+        from .sweep_report import render_sweep
+
+        texts = {
+            out_dir / "sweep.csv": sweep_csv(spec, axes, results),
+            out_dir / "sweep.json": json.dumps(sweep_json(record, spec, axes, results), indent=2) + "\n",
+            out_dir / "report.html": render_sweep(record, spec, axes, results),
+        }
+        files = write_files(texts)
+    return SweepResult(data.slug, data.title, axes, results, files, time.perf_counter() - started, workers)
+
+
+def sweep_record(data, spec, axes: list[Axis], opts: SweepOptions) -> dict:
+    """What the sweep played, for its files: the same record gives the same files, whatever the workers."""
+    rules = spec.options(opts.rules)
+    return {"game": data.slug, "title": data.title, "games": opts.games, "players": opts.players,
+            "bots": opts.bots or spec.default_bots, "master_seed": opts.seed,
+            "rules_options": {k.replace("_", "-"): v for k, v in rules.items()}, "sample": opts.sample,
+            "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
+            "thresholds_source": opts.thresholds.source,
+            "axes": [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]}
+
+
+def check_names(results: list[Evaluated]) -> list[str]:
+    """Every verdict check any variant has, in the order they first appear."""
+    names: list[str] = []
+    for r in results:
+        for v in r.verdicts:
+            if v.check not in names:
+                names.append(v.check)
+    return names
+
+
+def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
+    """One row per variant: its values of the varied parameters, whether it is the deck as it is, games, the
+    overall verdict, every headline figure with its 95% interval, every check's verdict, and the changes."""
+    figures = list(describe(spec))
+    checks = check_names(results)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header = ["variant"] + [a.name for a in axes] + ["as_is", "games", "verdict"]
+    for k in figures:
+        header += [k, f"{k}_low", f"{k}_high"]
+    header += [f"verdict:{c}" for c in checks] + ["changes"]
+    w.writerow(header)
+    for r in results:
+        v = r.variant
+        values = [p.split("=", 1)[1] for p in v.point] if len(v.point) == len(axes) else [""] * len(axes)
+        row = [v.index + 1] + values + ["yes" if v.current else "", r.tally.games, r.status]
+        for k in figures:
+            f = r.headline.get(k) or {}
+            row += ["" if f.get(x) is None else f[x] for x in ("value", "low", "high")]
+        status = {x.check: x.status for x in r.verdicts}
+        row += [status.get(c, "") for c in checks] + ["; ".join(v.changes)]
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def sweep_json(record: dict, spec, axes: list[Axis], results: list[Evaluated]) -> dict:
+    return {"sweep": record, "figures": {k: {"label": lab, "unit": unit} for k, (lab, unit, _) in
+                                         describe(spec).items()},
+            "variants": [{"variant": r.variant.index + 1, "point": list(r.variant.point), "as_is": r.variant.current,
+                          "changes": r.variant.changes, "games": r.tally.games, "verdict": r.status,
+                          "headline": r.headline, "verdicts": r.summary["verdicts"]} for r in results]}
