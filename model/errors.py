@@ -91,6 +91,38 @@ class NoRulesEngine(PnpError):
     """A game without a rules engine yet."""
 
 
+class EngineError(PnpError):
+    """A rules engine that does not load, clashes with another of the same slug, or
+    breaks the protocol outside any one game; the message names the engine and, when
+    the fault is in its code, the file and line (``file``, ``line``)."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        super().__init__(f"{file}:{line}: {message}" if file and line else f"{file}: {message}" if file else message)
+        self.file, self.line, self.what = file, line, message
+
+    def __reduce__(self):
+        return (type(self), (self.what, self.file, self.line))
+
+
+class EngineFailure(EngineError):
+    """A rules engine failed inside one game (raised, stopped ending, played a
+    different game from the same seed): the message gives the game seed, the action
+    and the command that replays it.  ``lines`` holds what a replay printed before
+    the failure."""
+
+    def __init__(self, message: str, seed: int | None = None, step: int | None = None, lines: tuple = ()):
+        PnpError.__init__(self, message)
+        self.file = self.line = None
+        self.what, self.seed, self.step, self.lines = message, seed, step, tuple(lines)
+
+    def __reduce__(self):  # crosses from worker processes to the runner
+        return (type(self), (str(self), self.seed, self.step, self.lines))
+
+
+class EngineExists(PnpError):
+    """``pnp new SLUG --rules`` where the game already has rules: nothing is written."""
+
+
 class IllegalAction(PnpError):
     """An action that is not legal in the position; the message shows both."""
 
@@ -103,3 +135,7 @@ class InvariantViolation(PnpError):
         bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
         super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
                          f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")
+        self._args = (slug, seed, step, message, players, bots)
+
+    def __reduce__(self):  # raised in a worker process, re-raised by the runner: it must unpickle
+        return (type(self), self._args)
