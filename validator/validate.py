@@ -21,6 +21,7 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
+from .failures import replay_failure
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
@@ -87,7 +88,7 @@ def deck_hash(data) -> str:
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
     """Simulate one game's deck and write its validation folder."""
     started = time.perf_counter()
-    spec = get_spec(data.slug)
+    spec = get_spec(data)  # (the game's data: its folder's rules count too)
     data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
         raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {opts.players}")
@@ -493,7 +494,7 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
            thresholds: Thresholds | None = None) -> list[str]:
     """One game, move by move, as lines of text.  The turn cap is the run's
     (``thresholds``, or the engine's defaults) unless given."""
-    spec = get_spec(data.slug)
+    spec = get_spec(data)
     if turn_cap is None:
         turn_cap = int((thresholds or Thresholds()).bind(spec).get("stalls", "turn_cap"))
     data = with_expansions(data, expansions)
@@ -501,9 +502,10 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
     bots = parse_bots(bots_text or spec.default_bots, players, spec)
     lines = [f"{spec.title}: replay of game seed {seed}, {players} players, bots {', '.join(bots)}"]
     log: list[str] = []
-    first = {"done": False}
+    first = {"done": False, "step": None}
 
     def on_action(step, state, player, action):
+        first["step"] = step
         if not first["done"]:
             first["done"] = True
             lines.extend(log)
@@ -515,8 +517,11 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
             log.clear()
         lines.append(f"  [{step}] P{player + 1} ({bots[player]}): {state.action_to_string(action)}")
 
-    state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
-    record = state.record()
+    try:
+        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+        record = state.record()
+    except Exception as exc:  # noqa: BLE001 - the moves so far, then the failure in one line
+        raise replay_failure(game, seed, first["step"], exc, lines + ["  " + x for x in log]) from None
     lines.extend("  " + x for x in log)
     lines.append(f"end: {spec.end_reasons.get(record.end, record.end)} after {record.turns} turns "
                  f"({record.rounds} rounds, {record.actions} actions)")
