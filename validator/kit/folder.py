@@ -155,23 +155,31 @@ def bundle_named(module: str) -> Bundle | None:
 
 
 # ------------------------------------------------------------------ shipping to workers
+_NOT_YET = object()
+
+
 class Carried:
     """A value bound for a worker process, with the bundle its classes come from.
-    Unpickling it imports the bundle first, then gives back the value itself;
-    in this process :func:`arrived` unwraps it."""
 
-    __slots__ = ("value", "bundle")
+    It travels as the bundle and the value's pickled bytes, and stays so through
+    any process that merely passes it on (a Dask scheduler unpickles a task and
+    pickles it again): only :func:`arrived`, where the value is used, imports the
+    bundle and unpickles the value."""
 
-    def __init__(self, value, bundle: Bundle):
-        self.value, self.bundle = value, bundle
+    __slots__ = ("bundle", "payload", "value")
+
+    def __init__(self, value, bundle: Bundle, payload: bytes | None = None):
+        self.value, self.bundle, self.payload = value, bundle, payload
 
     def __reduce__(self):
-        return (_arrive, (self.bundle, pickle.dumps(self.value, protocol=pickle.HIGHEST_PROTOCOL)))
+        payload = self.payload
+        if payload is None:
+            payload = pickle.dumps(self.value, protocol=pickle.HIGHEST_PROTOCOL)
+        return (_in_transit, (self.bundle, payload))
 
 
-def _arrive(bundle: Bundle, payload: bytes):
-    bundle.load()
-    return pickle.loads(payload)
+def _in_transit(bundle: Bundle, payload: bytes) -> Carried:
+    return Carried(_NOT_YET, bundle, payload)
 
 
 def carry(value, game):
@@ -183,5 +191,10 @@ def carry(value, game):
 
 
 def arrived(value):
-    """What a worker received through :func:`carry`: the value itself."""
-    return value.value if type(value) is Carried else value
+    """What a worker received through :func:`carry`: the value itself, its engine imported."""
+    if type(value) is not Carried:
+        return value
+    if value.value is _NOT_YET:
+        value.bundle.load()
+        value.value = pickle.loads(value.payload)
+    return value.value
