@@ -86,7 +86,18 @@ def deck_hash(data) -> str:
 
 # ------------------------------------------------------------------ the run
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
-    """Simulate one game's deck and write its validation folder."""
+    """Simulate one game's deck and write its validation folder: every file, or none when
+    anything fails (an engine's statistics, verdicts or sections included)."""
+    pending: list = []
+    try:
+        return _validate_game(data, opts, progress, pending)
+    except BaseException:
+        for writer in pending:
+            writer.abort()
+        raise
+
+
+def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     started = time.perf_counter()
     spec = get_spec(data)  # (the game's data: its folder's rules count too)
     data = with_expansions(data, opts.expansions)
@@ -108,6 +119,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
     writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
+    pending.append(writer) if writer else None
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
     skill_total = skill_games * len(pairs)
@@ -151,8 +163,6 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     tally = tallies.pop("main")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    if writer:
-        files.append(writer.commit())
     meta = {
         "game": data.slug,
         "title": data.title,
@@ -192,6 +202,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         from .report import write_outputs
 
         files += write_outputs(out_dir, summary, game, spec)
+    if writer:
+        files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(data.slug, data.title, summary, verdicts, files, seconds)
 
 
