@@ -41,7 +41,8 @@ from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
 from .failures import blame, describe, game_failure, replay_command, where
-from .runner import PlayOptions, play
+from .metrics import TimeModel
+from .runner import PlayOptions, Pool, play, run_stream
 from .thresholds import Thresholds
 
 HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"
@@ -129,7 +130,7 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
     except PnpError as exc:
         loads.failed(str(exc))
         return _done(result, started)
-    loads.held(f"SPEC of {_origin(spec)}; a game compiles for {_counts(counts)} players")
+    loads.held(f"{_origin(spec)}; compiles for {_counts(counts)} players")
     th = opts.thresholds.bind(spec)
     play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")))
 
@@ -138,7 +139,7 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
     step("same seed, same game")
     _determinism(result, games, opts, play_opts)
     step("any worker count")
-    _workers(result, data, spec, games[counts[0]], opts, play_opts)
+    _workers(result, spec, games[counts[0]], opts, play_opts)
     step("bots see only their View")
     _bots(result, spec, games, opts)
     step("a short report")
@@ -305,8 +306,7 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
                 check.failed(f"game seed {seed} ({n} players): {exc}", seed)
                 return
             seeds_played += 1
-    check.held(f"{seeds_played} seeds each played three times (twice, and by a pickled copy of the game): "
-               "the same moves and records")
+    check.held(f"{seeds_played} seeds played twice and by a pickled copy of the game: the same moves and records")
 
 
 def _difference(a, b) -> str:
@@ -324,46 +324,40 @@ def _difference(a, b) -> str:
 
 
 # ------------------------------------------------------------------ worker counts
-def _workers(result: Conformance, data, spec, game, opts: HarnessOptions, play_opts: PlayOptions) -> None:
-    """The same short run with 1 and ``opts.workers`` worker processes: games.csv the
-    same byte for byte, summary.json the same but for its timing; then a few of its
-    games in a fresh interpreter."""
-    from .validate import Options, validate_game
-
+def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: PlayOptions) -> None:
+    """The same games with 1 and ``opts.workers`` worker processes: the same games.csv
+    rows and the same tallies (the engine's statistics included); then a few of them in
+    a fresh interpreter."""
     check = result.check("any worker count")
     if result.check("random playouts (--strict)").status == FAILED:
         return
     n = game.players
     names = parse_bots(opts.bots or spec.default_bots, n, spec)
     runs = {}
-    with tempfile.TemporaryDirectory(prefix="pnp-conformance-") as tmp:
-        try:
+    try:
+        with blame(spec):
             for workers in (1, opts.workers):
-                out = Path(tmp) / str(workers)
-                run = Options(games=opts.worker_games, players=n, seed=opts.seed, workers=workers, bots=opts.bots,
-                              skill_games=0, rules=opts.rules, thresholds=opts.thresholds, out=out)
-                with blame(spec):
-                    summary = validate_game(data, run).summary
-                folder = out / data.slug / "validation"
-                rows = (folder / "games.csv").read_text(encoding="utf-8").splitlines()
-                runs[workers] = (rows, {k: v for k, v in summary.items() if k != "timing"})
-            seeds = [int(row.split(",")[1]) for row in runs[1][0][1:5]]
+                rows: list = []
+                with Pool(workers) as pool:
+                    tally = run_stream(pool, game, "conformance", opts.seed, opts.worker_games, [names],
+                                       PlayOptions(turn_cap=play_opts.turn_cap), TimeModel(), rows.extend)
+                runs[workers] = (rows, _tally_figures(tally))
+            seeds = [row[1] for row in runs[1][0][:4]]
             fresh = _fresh_process(game, seeds, names, play_opts)
-        except PnpError as exc:
-            check.failed(str(exc), getattr(exc, "seed", None))
-            return
+    except PnpError as exc:
+        check.failed(str(exc), getattr(exc, "seed", None))
+        return
     (rows1, fig1), (rows2, fig2) = runs[1], runs[opts.workers]
-    for a, b in zip(rows1[1:], rows2[1:]):
+    for a, b in zip(rows1, rows2):
         if a != b:
-            seed = int(a.split(",")[1])
-            check.failed(f"game seed {seed} ({n} players, bots {','.join(names)}) was played differently by "
+            check.failed(f"game seed {a[1]} ({n} players, bots {','.join(names)}) was played differently by "
                          f"1 and {opts.workers} workers: the rules depend on something besides the seed; "
-                         f"the game: {replay_command(spec.slug, seed, n, names)}", seed)
+                         f"the game: {replay_command(spec.slug, a[1], n, names)}", a[1])
             return
     if fig1 != fig2:
         keys = sorted(k for k in fig1 if fig1.get(k) != fig2.get(k))
-        check.failed(f"1 and {opts.workers} workers played the same games but summary.json differs in "
-                     f"{', '.join(keys)}: the engine's statistics (GameSpec.stats) must merge exactly")
+        check.failed(f"1 and {opts.workers} workers played the same games but counted them differently "
+                     f"({', '.join(keys)}): the engine's statistics (GameSpec.stats) must merge exactly")
         return
     here = [_trace(game, seed, names, PlayOptions(turn_cap=play_opts.turn_cap)) for seed in seeds]
     for seed, a, b in zip(seeds, here, fresh):
@@ -374,22 +368,42 @@ def _workers(result: Conformance, data, spec, game, opts: HarnessOptions, play_o
                          f"{replay_command(spec.slug, seed, n, names)}", seed)
             return
     check.held(f"{opts.worker_games} games ({','.join(sorted(set(names)))}) on 1 and {opts.workers} workers: the same "
-               f"games.csv and summary.json; {len(seeds)} of them the same in a fresh Python process")
+               f"games.csv rows and counts; {len(seeds)} of them the same in a fresh Python process")
+
+
+def _tally_figures(tally) -> dict:
+    """A tally's counts, the engine's statistics' own among them, for comparing two runs."""
+    out = {k: v for k, v in vars(tally).items() if k != "ext"}
+    ext = getattr(tally, "ext", None)
+    if ext is not None:
+        out.update({f"stats.{k}": v for k, v in vars(ext).items()} if hasattr(ext, "__dict__") else {"stats": ext})
+    return out
 
 
 def _fresh_process(game, seeds: list[int], bots: tuple, play_opts: PlayOptions) -> list:
-    """The traces of ``seeds`` played in a newly started interpreter, which loads the
-    engine as a Dask worker does (from what travels with the task)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """The traces of ``seeds`` played by a newly started interpreter (its own hash seed),
+    which loads the engine as a Dask worker does: from what travels with the task."""
+    import os
+    import subprocess
+    import sys
 
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(_traces, carry((game, seeds, bots, play_opts.turn_cap), game)).result()
+    task = pickle.dumps(carry((game, seeds, bots, play_opts.turn_cap), game))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("PYTHONHASHSEED", None)
+    done = subprocess.run([sys.executable, "-m", __name__], input=task, capture_output=True, env=env)
+    if done.returncode:
+        last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
+        raise PnpError(f"a fresh Python process could not play the engine's games: {last}")
+    return pickle.loads(done.stdout)
 
 
-def _traces(item) -> list:
-    game, seeds, bots, cap = arrived(item)
-    return [_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds]
+def _fresh_main() -> None:
+    """``python -m validator.harness``: play the traces of a pickled task read from stdin."""
+    import sys
+
+    game, seeds, bots, cap = arrived(pickle.loads(sys.stdin.buffer.read()))
+    traces = [_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds]
+    sys.stdout.buffer.write(pickle.dumps(traces))
 
 
 # ------------------------------------------------------------------ bots
@@ -412,7 +426,7 @@ def _bots(result: Conformance, spec, games: dict, opts: HarnessOptions) -> None:
             bots = make_bots((name,) * n, [Chance(s) for s in derive_seeds(seed, "bot", count=n)], game)
             replay = replay_command(spec.slug, seed, n, (name,) * n)
             try:
-                compared += conformance.check_bots(game, seed, bots, name)
+                compared += conformance.check_bots(game, seed, bots, name, where=f"game seed {seed} ({n} players)")
             except AssertionError as exc:
                 check.failed(f"{exc}; the game: {replay}", seed)
                 return
@@ -442,3 +456,7 @@ def _report(result: Conformance, data, spec, players: int, rules: dict, opts: Ha
         names = sorted(p.name for p in done.files)
     check.held(f"{opts.report_games} games ({','.join(sorted(set(done.summary['run']['bots'])))}) and the skill "
                f"matrix under --strict; wrote {', '.join(names)}")
+
+
+if __name__ == "__main__":
+    _fresh_main()

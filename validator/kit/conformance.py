@@ -49,6 +49,10 @@ from .zones import check_conservation
 
 MAX_STEPS = 50_000  # a random playout longer than this is a game that does not end
 
+__all__ = ["check_playouts", "check_record", "check_determinism", "check_clones", "check_clone", "check_observations",
+           "check_observation", "check_zones", "check_position_zones", "check_bots", "WatchedView", "playout",
+           "choose", "apply", "fingerprint", "perft", "tree_perft", "MAX_STEPS"]
+
 
 # ------------------------------------------------------------------ playing
 def choose(state, pick: Chance):
@@ -291,23 +295,23 @@ class WatchedView(View):
         return super().determinize(chance)
 
 
-def check_bots(game, seed: int, bots: list, name: str = "bot", max_steps: int = MAX_STEPS) -> int:
+def check_bots(game, seed: int, bots: list, name: str = "bot", max_steps: int = MAX_STEPS, where: str = "") -> int:
     """Play ``seed`` with ``bots`` (one per seat, made as the runner makes them) the
     way the runner does; at every decision, two copies of the deciding bot are asked,
     one through the seat's View of the position and one through its View of a copy
     in which everything hidden from the seat was drawn again.  They must choose the
     same, unless the bot drew positions of its own (then the decision is not
-    compared).  Returns the number of decisions compared."""
-    where = f"{game.spec.slug}, {game.players} players, seed {seed}"
+    compared).  Returns the number of decisions compared; ``where`` names the game in messages."""
+    where = where or f"{game.spec.slug}, {game.players} players, seed {seed}"
     state = game.new_initial_state(Chance(seed))
     bots = list(bots)
     compared = 0
-    memo_seed = {id(game): game}
+    keep = {id(game): game}  # the copies share the compiled game
 
     def ask(p: int, actions: list, step: int) -> int:
         nonlocal compared
         bot = bots[p]
-        one, two = copy.deepcopy(bot, dict(memo_seed)), copy.deepcopy(bot, dict(memo_seed))
+        one, two = copy.deepcopy(bot, dict(keep)), copy.deepcopy(bot, dict(keep))
         hidden = state.determinize(p, Chance(derive_seed(seed, "hidden", step, p)))
         real, other = WatchedView(state, p), WatchedView(hidden, p)
         a = one.step(real, list(actions))

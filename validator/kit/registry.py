@@ -131,7 +131,7 @@ def installed() -> dict[str, list[Engine]]:
             origin = (f"bundled with pnp: {ep.value}" if bundled else
                       f"installed: {ep.value} from {name} {version}".rstrip())
             found.setdefault(ep.name, []).append(Engine(ep.name, ep.module, origin, ep.value, bundled))
-        _INSTALLED = found
+        _INSTALLED = {slug: sorted(entries, key=lambda e: (not e.bundled, e.origin)) for slug, entries in found.items()}
     return _INSTALLED
 
 
