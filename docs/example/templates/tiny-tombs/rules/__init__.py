@@ -3,18 +3,15 @@
 from validator.kit import GameSpec, Param, Problem, sheet_checks
 
 from .bots import HEURISTIC
+from .game import POWERS, TombsGame
 from .report import Stats, sections, verdicts
 
 
 def make(data, players, expeditions=3):
-    from .game import TombsGame
-
     return TombsGame(SPEC, data, players, expeditions)
 
 
 def static_checks(data, players=None):
-    from .game import POWERS
-
     problems = sheet_checks(data)
     for card in data.deck("relic"):
         if card.id not in POWERS:

@@ -16,9 +16,9 @@ class TombsGame(Game):
     def __init__(self, spec, data, players, expeditions=3):
         self.spec, self.players, self.expeditions = spec, players, expeditions
         relics, curses = data.deck("relic"), data.deck("curse")
-        if not relics:
-            raise RulesError("cards.csv: Tiny Tombs needs relics (rows of the deck 'relic')")
         cards = relics + curses
+        if not relics or sum(c.count for c in cards) < HAND * players:
+            raise RulesError(f"cards.csv: {players} players need relics and at least {HAND * players} cards")
         self.ids = [c.id for c in cards]
         self.value = [c.number or 0 for c in relics] + [0] * len(curses)
         self.colour = [c.color for c in relics] + [""] * len(curses)
@@ -107,7 +107,6 @@ class TombsState(State):
         g = self.game
         for p, hoard in enumerate(self.hoards):
             self.totals[p] += g.hoard_points(hoard)
-            self.used.update(("kept", g.ids[d]) for d in hoard)
         if self.log is not None:
             self.log.append(f"-- expedition {self.expedition + 1} ends; totals {self.totals}")
         self.expedition += 1
@@ -205,8 +204,8 @@ class TombsState(State):
     def record(self):
         n = self.game.players
         return GameRecord(seats=list(range(n)), winners=list(self.winners), turns=self.turns, rounds=self.rounds,
-                          actions=self.decisions, end=self.end,
-                          scores=list(self.totals), counters=dict(self.counts), details={"used": dict(self.used)})
+                          actions=self.decisions, end=self.end, scores=list(self.totals), counters=dict(self.counts),
+                          details={"used": dict(self.used)})
 
     # -------------------------------------------------------------- what each seat may see
     def observe(self, player):

@@ -1,11 +1,11 @@
-"""Tiny Tombs' own figures: what happened to each relic, and whether curses bite."""
+"""Tiny Tombs' own figures: what becomes of each relic, and whether curses bite."""
 
 from collections import Counter
 
 from validator.kit import ReportSection, Verdict
-from validator.kit.html import esc, table
+from validator.kit.html import esc, pct, table
 
-WHAT = ("played", "stolen", "swapped", "cursed", "kept")
+LOST = ("stolen", "swapped", "cursed")
 
 
 class Stats:
@@ -15,32 +15,36 @@ class Stats:
         self.used = Counter()
 
     def add(self, record, bots):
-        self.used.update(record.details.get("used", {}))
+        self.used.update(record.details["used"])
 
     def merge(self, other):
         self.used.update(other.used)
 
     def summarize(self, game, tally, th):
-        games = tally.games
-        relics = [{"id": game.ids[d], "value": game.value[d], "copies": game.box.count(d),
-                   **{w: round(self.used[(w, game.ids[d])] / games, 3) for w in WHAT}}
-                  for d in range(game.designs) if game.power[d] != "curse"]
-        curses = tally.counts["curses"]
-        harmless = tally.counts["curses_harmless"]
-        return {"relics": relics, "curses": {"played": curses, "harmless": harmless,
-                                             "harmless_share": round(harmless / curses, 4) if curses else None}}
+        relics = []
+        for d in range(game.designs):
+            if game.power[d] != "curse":
+                card = game.ids[d]
+                relics.append({"id": card, "value": game.value[d], "copies": game.box.count(d),
+                               **{w: round(self.used[(w, card)] / tally.games, 3) for w in ("played", *LOST)}})
+        played, harmless = tally.counts["curses"], tally.counts["curses_harmless"]
+        return {"relics": relics, "curses": {"played": played, "harmless": harmless,
+                                             "harmless_share": round(harmless / played, 4) if played else None}}
 
 
 def sections(s):
-    rows = [[esc(r["id"]), r["value"], r["copies"], *(f"{r[w]:.2f}" for w in WHAT)] for r in s["relics"]]
-    body = table(["relic", "value", "copies", *(f"{w} per game" for w in WHAT)], rows)
-    return [ReportSection("relics", "Relics", "Relics nobody keeps, or that change hands all the time.", body)]
+    rows = [[esc(r["id"]), r["value"], r["copies"], f"{r['played']:.1f}", *(f"{r[w]:.2f}" for w in LOST),
+             pct((r["stolen"] + r["swapped"]) / r["played"] if r["played"] else None)] for r in s["relics"]]
+    body = table(["relic", "value", "copies", "played", "stolen", "swapped away", "cursed away", "changed hands"],
+                 rows)
+    return [ReportSection("relics", "Relics", "Per game: how often each relic was played, stolen, swapped away "
+                          "and lost to a curse. A relic that changes hands all the time, or never, shapes the game "
+                          "more than its value says.", body)]
 
 
 def verdicts(s, th):
     share = s["curses"]["harmless_share"]
     if share is None:
         return []
-    warn = th.get("tombs", "harmless_curse_warn")
-    text = f"{share * 100:.0f}% of the curses played found an empty hoard and cost nothing"
-    return [Verdict("WARN" if share > warn else "PASS", "curses", text)]
+    text = f"{pct(share)} of the curses played found an empty hoard and cost nothing"
+    return [Verdict("WARN" if share > th.get("tombs", "harmless_curse_warn") else "PASS", "curses", text)]
