@@ -2,7 +2,7 @@
 
 The folder is a Python package whose ``__init__`` defines ``SPEC``.  Its source
 files are read once into a :class:`Bundle` (file name -> bytes) and imported from
-there under a name of their own (``pnp_rules_<slug>_<digest>``), so
+there under a name of their own (``pnp_rules_<slug>_<tag>``, from the source and the folder), so
 
 * the code that runs is exactly the code that was read and hashed: an edit made
   while games run changes nothing until the next run;
@@ -10,7 +10,7 @@ there under a name of their own (``pnp_rules_<slug>_<digest>``), so
   receive the bundle with their batches (:func:`carry`) and import it the same way,
   without reading the data folder;
 * two versions of a game's rules in one process (a test, a long-lived library
-  user) never mix: the digest is part of the name.
+  user) never mix: the name is drawn from the source and the folder.
 
 Importing a bundle runs its Python, as running ``make`` runs a Makefile: pnp
 reads rules only from ``templates/<slug>/rules/`` of the data folder it is
@@ -50,8 +50,10 @@ class Bundle:
 
     @property
     def name(self) -> str:
-        """The top-level module name the package is imported under."""
-        return f"{PREFIX}{re.sub(r'[^0-9a-zA-Z]+', '_', self.slug).strip('_').lower()}_{self.digest[:12]}"
+        """The top-level module name the package is imported under: one per source and
+        folder (the same code in two folders is two modules, each naming its own files)."""
+        tag = hashlib.sha256(f"{self.digest}\0{self.root}".encode()).hexdigest()[:12]
+        return f"{PREFIX}{re.sub(r'[^0-9a-zA-Z]+', '_', self.slug).strip('_').lower()}_{tag}"
 
     def load(self):
         """Import the package (once per process) and return the module."""
@@ -77,7 +79,7 @@ def read_bundle(folder: Path, slug: str, shown: str) -> Bundle:
 
 
 class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the modules of loaded bundles: ``pnp_rules_x_<digest>`` and below."""
+    """Finds the modules of loaded bundles: ``pnp_rules_<slug>_<tag>`` and below."""
 
     def __init__(self):
         self.bundles: dict[str, Bundle] = {}

@@ -60,13 +60,13 @@ class Engine:
         if spec is None:
             spec = _SPECS[self.key] = self._load()
             _ENGINE_OF[id(spec)] = self
-            if self.bundle is not None:
-                _FOLDER_SPECS[self.slug] = spec
+        if self.bundle is not None:
+            _FOLDER_SPECS[self.slug] = spec  # what the slug alone means from now on (report.html from summary.json)
         return spec
 
     @property
     def key(self) -> tuple:
-        return (self.slug, self.module, self.bundle.digest if self.bundle else "")
+        return (self.slug, self.module)  # (a folder engine's module name stands for its source and folder)
 
     def _load(self) -> GameSpec:
         try:
