@@ -14,7 +14,10 @@ each, and prints:
   timing block, report.html apart from the lines showing those two;
 * the games per second of the main games (from summary.json), best of the runs,
   base and head side by side - the machine is shared and noisy, so only runs made
-  in turn, in one invocation, are compared.
+  in turn, in one invocation, are compared;
+* the games per second of the runner's protocol loop alone (``runner.play``, random
+  bots, the engine's smallest player count, no fast path, no standings): where a
+  change to the loop itself would show, best of ``--repeat`` alternating runs.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=2, help="runs of each side per game (the best speed is kept)")
     ap.add_argument("--only", help="comma-separated games (default: the five bundled ones)")
+    ap.add_argument("--loop-games", type=int, default=300, help="games per timing of the protocol loop")
     args = ap.parse_args()
     base = args.base or _git("merge-base", "HEAD", "main")
     games = args.only.split(",") if args.only else GAMES
@@ -65,6 +69,15 @@ def main() -> int:
             same_everywhere &= verdict.startswith("same")
             b, h = max(speeds["base"]), max(speeds["head"])
             print(f"{game:<18} {verdict:<34} {b:>9,.0f} {h:>9,.0f} {h / b:>9.2f}")
+        print(f"\nthe protocol loop alone: {args.loop_games} games with random bots, best of {args.repeat}")
+        print(f"{'game':<18} {'base g/s':>9} {'head g/s':>9} {'head/base':>9}")
+        for game in games:
+            speeds = {"base": [], "head": []}
+            for _ in range(args.repeat):
+                for side, path in (("base", tree), ("head", ROOT)):
+                    speeds[side].append(_loop(path, game, args.loop_games))
+            b, h = max(speeds["base"]), max(speeds["head"])
+            print(f"{game:<18} {b:>9,.0f} {h:>9,.0f} {h / b:>9.2f}")
     return 0 if same_everywhere else 1
 
 
@@ -86,6 +99,29 @@ def _validate(tree: Path, game: str, args, out: Path) -> None:
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{game} in {tree}: exit {done.returncode}\n{done.stderr}")
+
+
+_LOOP = """
+import sys, time
+from model.sheets import load_project
+from validator.kit import get_spec
+from validator.runner import PlayOptions, play
+root, slug, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+spec = get_spec(slug)
+game = spec.make(load_project(root, [slug]).games[slug], spec.min_players)
+bots = ("random",) * spec.min_players
+t = time.perf_counter()
+for i in range(n):
+    play(game, 1000 + i, bots, PlayOptions(), read_standings=False)
+print(n / (time.perf_counter() - t))
+"""
+
+
+def _loop(tree: Path, game: str, games: int) -> float:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([sys.executable, "-c", _LOOP, str(ROOT), game, str(games)], cwd=tree, env=env,
+                          capture_output=True, text=True, check=True)
+    return float(done.stdout)
 
 
 _VOLATILE = re.compile(r"<code>[0-9a-f]{16}</code>|>[0-9.,]+ s</td>|>[0-9.,]+ \(main games[^<]*</td>")
