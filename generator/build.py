@@ -14,6 +14,7 @@ builds.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,7 @@ class BuildResult:
     title: str
     files: list[Path] = field(default_factory=list)
     decks: list[DeckStats] = field(default_factory=list)
-    pages: int = 0
+    pages: int = 0  # pages of every target together
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     content_hash: str = ""
@@ -68,6 +69,7 @@ class BuildResult:
     changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)
     parsed: int = 0  # SVGs parsed in this build
     rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
+    target_pages: dict[str, int] = field(default_factory=dict)  # target name -> its pages (card sheets, reference)
 
     @property
     def components(self) -> int:
@@ -132,7 +134,10 @@ def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
-    output = target.make(rendered, target.configure(options))
+    try:
+        output = target.make(rendered, target.configure(options))
+    except LayoutError as exc:  # what the manifest asks for does not fit the page (a component too large ...)
+        raise InputErrors([Problem(f"templates/{rendered.game.slug}/game.toml", None, None, str(exc))]) from None
     if any(p.is_error for p in output.problems):
         raise InputErrors(output.problems)
     return output
@@ -190,9 +195,9 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores
-        from concurrent.futures import ProcessPoolExecutor
+        from model.workers import process_pool
 
-        pools.append(ProcessPoolExecutor(max_workers=max(1, workers - 1)))
+        pools.append(process_pool(workers - 1))
         return pools[-1]
 
     outputs: dict[str, TargetOutput] = {}
@@ -214,9 +219,13 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                         pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
                         min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
         rendered = job.result()
+        early_errors: list[Problem] = []
         for target in targets:  # made here after the designs: they draw pictures of cards from their display lists
             if not target.needs_designs and target.name not in early:
-                outputs[target.name] = _make(target, rendered, options)
+                try:
+                    outputs[target.name] = _make(target, rendered, options)
+                except InputErrors as exc:
+                    early_errors += exc.problems
         failed = None
         if not rendered.errors:  # the cards while the worker finishes the reference
             try:
@@ -226,14 +235,18 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             except InputErrors as exc:
                 failed = exc
         for name, future in early.items():  # their problems come first, as if they were made first
-            outputs[name] = future.result()
+            try:
+                outputs[name] = future.result()
+            except InputErrors as exc:
+                early_errors += exc.problems
     finally:
         for made in pools:
             made.shutdown(cancel_futures=True)
-    if rendered.errors:
-        raise InputErrors(rendered.errors)
-    if failed is not None:
-        raise failed
+    # the designs' errors first: in deck order, they name the cards as the sheet lists them
+    errors = fold_repeats(rendered.errors + early_errors + (failed.problems if failed is not None else []))
+    if errors:  # the warnings found on the way go with them (pnp check shows both)
+        raise InputErrors(errors + rendered.warnings + [w for o in outputs.values() for w in o.problems
+                                                        if not w.is_error])
     ordered = [outputs[t.name] for t in targets]
     folder = options.out / game.slug
     files = {folder / path: data for o in ordered for path, data in o.files.items()}
@@ -241,6 +254,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     decks = next((o.decks for o in ordered if o.decks), None) or _deck_stats(rendered)
     result = BuildResult(game.slug, game.title, list(files), decks, sum(o.pages for o in ordered),
                          [p for p in problems if not p.is_error], time.perf_counter() - start, digest,
+                         target_pages={t.name: outputs[t.name].pages for t in targets},
                          obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
                          changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered)
@@ -252,6 +266,41 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     else:
         result.data = files
     return result
+
+
+_RENDERING = re.compile(r"^(?P<what>.*) \(card '(?P<id>[^']+)'(?:, [^)]*)?\)$")
+
+
+def fold_repeats(problems: list[Problem]) -> list[Problem]:
+    """One problem per template line: the same error met rendering many designs
+    is one line naming the first few (``(cards 'b1', 'b2', 'b3' and 61 more)``)."""
+    groups: dict[tuple, list[str]] = {}
+    first: dict[tuple, Problem] = {}
+    out: list = []
+    for p in problems:
+        m = _RENDERING.match(p.message) if p.file.startswith(("templates/", "generator/")) else None
+        if m is None:
+            out.append(p)
+            continue
+        key = (p.file, p.row, p.column, m["what"], p.severity)
+        if key not in groups:
+            groups[key], first[key] = [], p
+            out.append(key)
+        if m["id"] not in groups[key]:
+            groups[key].append(m["id"])
+    folded = []
+    for item in out:
+        if isinstance(item, Problem):
+            folded.append(item)
+            continue
+        ids = groups[item]
+        if len(ids) == 1:
+            folded.append(first[item])
+            continue
+        shown = ", ".join(f"'{i}'" for i in ids[:3])
+        more = f" and {len(ids) - 3} more" if len(ids) > 3 else ""
+        folded.append(Problem(item[0], item[1], item[2], f"{item[3]} (cards {shown}{more})", item[4]))
+    return folded
 
 
 def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
@@ -269,50 +318,62 @@ def _build_unwritten(game: Game, options: BuildOptions, workers: int = 1,
     return build_game(game, options, write=False, workers=workers, cache=cache, pool=pool)
 
 
-def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | None = None) -> BuildResult:
+def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | None = None,
+                     designs: bool = False) -> BuildResult:
     result = _build_unwritten(game, options, 1, cache)
-    result.rendered = None  # stays in the worker
+    rendered = result.rendered
+    result.rendered = None  # stays in the worker: its drawings are large
+    if designs:  # the designs alone (SVG text, keys, warnings), for the edit loop's page
+        from .designs import RenderedGame
+
+        result.rendered = RenderedGame(rendered.game, rendered.options, rendered.content_hash, rendered.designs,
+                                       problems=rendered.problems, parsed=rendered.parsed)
     return result
 
 
 def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
                 done: Callable[[BuildResult], None] | None = None,
-                cache: DrawingStore | None = None, pool=None) -> list[BuildResult]:
+                cache: DrawingStore | None = None, pool=None, write: bool = True,
+                designs: bool = False) -> list[BuildResult]:
     """Build several games, in worker processes when there are cores to spare.
 
     Several games with ``workers`` > 1 are built one per worker, the largest
     first; games built here hand their reference sheet to a worker (``pool``
     when given, see ``build_game``).  Nothing is written unless every game
-    builds: the problems of all games are reported together."""
+    builds: the problems of all games are reported together.  ``write=False``
+    writes nothing at all (``pnp check``: every design rendered, every target
+    made, for their problems).  ``designs``: every result keeps its rendered
+    designs (``result.rendered``, without drawings when built in a worker), as
+    the edit loop's page needs them."""
     done = done or (lambda r: None)
     results: list[BuildResult] = []
     problems: list[Problem] = []
     if workers > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from model.workers import process_pool
 
         _prepare_workers([game for game, _ in jobs], tuple(n for _, opts in jobs for n in opts.targets))
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as executor:
+        with process_pool(min(workers, len(jobs))) as executor:
             # the largest games first, so that the workers finish together
             order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][0].cards))
-            submitted = {i: executor.submit(_build_in_worker, jobs[i][0], jobs[i][1], cache) for i in order}
+            submitted = {i: executor.submit(_build_in_worker, jobs[i][0], jobs[i][1], cache, designs) for i in order}
             futures = [submitted[i] for i in range(len(jobs))]
             for future in futures:
                 try:
                     results.append(future.result())
                     done(results[-1])
                 except InputErrors as exc:
-                    problems += exc.problems
+                    problems += exc.problems + exc.warnings
     else:
         for game, opts in jobs:
             try:
                 results.append(_build_unwritten(game, opts, workers, cache, pool))
                 done(results[-1])
             except InputErrors as exc:
-                problems += exc.problems
-    if problems:
-        raise InputErrors(problems)
-    files = {path: data for r in results for path, data in r.data.items()}
-    write_results(results, files)
+                problems += exc.problems + exc.warnings
+    if problems:  # with the warnings of the games that built
+        raise InputErrors(problems + [w for r in results for w in r.warnings])
+    if write:
+        write_results(results, {path: data for r in results for path, data in r.data.items()})
     for r in results:
         r.data = {}
     return results

@@ -89,10 +89,11 @@ class DiskCache:
     read or written in this process as well (for ``pnp watch``, which builds
     again and again); ``memory_limit`` bounds the display lists kept that way."""
 
-    def __init__(self, folder: Path, memory: bool = False, memory_limit: int = 5000):
+    def __init__(self, folder: Path, memory: bool = False, memory_limit: int = 5000, read_only: bool = False):
         self.folder = Path(folder)
         self.memory = memory
         self.memory_limit = memory_limit
+        self.read_only = read_only  # read what an earlier build kept, write nothing (pnp check)
         self._init_runtime()
 
     def _init_runtime(self) -> None:
@@ -110,7 +111,8 @@ class DiskCache:
 
     # each worker process opens its own connection
     def __getstate__(self):
-        return {"folder": self.folder, "memory": self.memory, "memory_limit": self.memory_limit}
+        return {"folder": self.folder, "memory": self.memory, "memory_limit": self.memory_limit,
+                "read_only": self.read_only}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
@@ -132,6 +134,8 @@ class DiskCache:
         if self._conn is not None and self._pid == os.getpid():
             return self._conn
         self._conn = None
+        if getattr(self, "read_only", False):
+            return self._connect_read_only()
         self._pid = os.getpid()
         for attempt in (1, 2):
             try:
@@ -160,6 +164,24 @@ class DiskCache:
                 self._disable(f"cannot use the build cache ({exc}); building without it")
                 return None
         return None
+
+    def _connect_read_only(self) -> sqlite3.Connection | None:
+        if not self.path.is_file():
+            return None
+        try:
+            # immutable: no lock and no -wal/-shm files made beside it (entries are sealed; one being
+            # written meanwhile is missed, never read half-written)
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=30,
+                                   isolation_level=None, check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables != {"entries"} or version != SCHEMA:
+                conn.close()
+                return None
+        except sqlite3.Error:
+            return None
+        self._conn = conn
+        return conn
 
     def _set_aside(self) -> bool:
         """Remove a database file that is damaged or not ours."""
@@ -202,7 +224,7 @@ class DiskCache:
         return None if row is None else _open(row[0])
 
     def _write(self, kind: str, key: str, payload: bytes) -> None:
-        if self.disabled:
+        if self.disabled or self.read_only:
             return
         with self._lock:
             self._pending[(kind, key)] = _seal(payload)
@@ -239,6 +261,14 @@ class DiskCache:
                 except sqlite3.Error:
                     pass
                 self._conn = None
+
+    # ------------------------------------------------------------ small values of other kinds
+    def get_value(self, kind: str, key: str) -> bytes | None:
+        """A value kept with ``put_value`` (e.g. the findings of a check that is slow to repeat)."""
+        return self._read(f"value:{kind}", key)
+
+    def put_value(self, kind: str, key: str, payload: bytes) -> None:
+        self._write(f"value:{kind}", key, payload)
 
     # ------------------------------------------------------------ DrawingStore
     def get(self, key: str) -> Drawing | None:

@@ -162,10 +162,10 @@ def rasterise(shots: list[Shot], drawings: dict, workers: int = 1, fmt: str = "p
     if parts == 1:
         pictures = _work(distinct, {k: picture_of(drawings, k) for k in {s.key for s in distinct}}, fmt, drawings)
     else:
-        from concurrent.futures import ProcessPoolExecutor
+        from model.workers import process_pool
 
         chunks = [distinct[i::parts] for i in range(parts)]  # interleaved: sizes and costs even out
-        with ProcessPoolExecutor(max_workers=parts) as pool:
+        with process_pool(parts) as pool:
             futures = [pool.submit(_work, chunk, {k: picture_of(drawings, k) for k in {s.key for s in chunk}}, fmt)
                        for chunk in chunks]
             results = [f.result() for f in futures]

@@ -11,6 +11,7 @@ its count per deck, checked against the counts the manifest expects.
 from __future__ import annotations
 
 import io
+import re
 from xml.etree import ElementTree as ET
 
 from reportlab.lib import colors
@@ -19,6 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate,
                                 Spacer, Table, TableStyle)
+from reportlab.platypus.doctemplate import LayoutError
 
 from model.errors import Problems
 from model.sheets import Game
@@ -50,11 +52,31 @@ def styles(family: str) -> dict[str, ParagraphStyle]:
 
 
 def _inner(el: ET.Element) -> str:
-    """The inline markup inside an element, as reportlab's paragraph parser takes it."""
-    text = (el.text or "")
+    """The inline markup inside an element, as reportlab's paragraph parser takes it.
+
+    Text is escaped again (the parser reads ``&lt;`` as ``<``): a value from a
+    sheet prints as it is written, never as markup (``<img src=...>`` in a cell
+    is text, not a picture)."""
+    text = _xml(el.text or "")
     for child in el:
-        text += ET.tostring(child, encoding="unicode")
+        text += ET.tostring(child, encoding="unicode")  # the child's own text and its tail, escaped
     return text.strip()
+
+
+def parse_lines(xml: str) -> tuple[ET.Element, dict[int, int]]:
+    """The root of an XML text and the line each element starts on (by ``id``)."""
+    parser = ET.XMLPullParser(events=("start",))
+    lines: dict[int, int] = {}
+    root = None
+    for number, line in enumerate(xml.splitlines(keepends=True), 1):
+        parser.feed(line)
+        for _, el in parser.read_events():
+            lines[id(el)] = number
+            root = el if root is None else root
+    parser.close()
+    if root is None:
+        raise ET.ParseError("no element found")
+    return root, lines
 
 
 class DrawingFlowable(Flowable):
@@ -88,6 +110,44 @@ class ReferenceBuilder:
         self.st = styles(self.manifest.font)
         self.where = f"templates/{game.slug}/{self.manifest.reference}"
         self.renderer = Renderer(self.manifest, problems, cache.store)
+        self.lines: dict[int, int] = {}  # id(element) -> its line in the XML the template gave
+        self.width = 180 * mm  # the width the page leaves (set for the page by build_reference)
+
+    def too_wide(self, el: ET.Element, what: str, width: float, look_for: str) -> bool:
+        """Whether a width (points) is more than the page holds; if so, a problem says so."""
+        if width <= self.width + 0.01:
+            return False
+        self.error(el, f"{what} is {width / mm:.0f} mm wide; the page holds {self.width / mm:.0f} mm", look_for)
+        return True
+
+    def error(self, el: ET.Element | None, message: str, look_for: str = "") -> None:
+        """A problem of the reference template at an element: on the template's
+        line when ``look_for`` is written there once, else naming the line of
+        the XML the template gave."""
+        row = None
+        if look_for and self.manifest.reference:
+            try:
+                source = (self.manifest.folder / self.manifest.reference).read_text(encoding="utf-8")
+            except OSError:
+                source = ""
+            found = [n for n, line in enumerate(source.splitlines(), 1) if look_for in line]
+            row = found[0] if len(found) == 1 else None
+        if row is None and el is not None and id(el) in self.lines:
+            message += f" (line {self.lines[id(el)]} of the XML the template gave)"
+        self.problems.error(self.where, row, None, message)
+
+    def para(self, markup: str, style: ParagraphStyle, el: ET.Element | None = None, **kw) -> list:
+        """[Paragraph] of inline markup; a markup reportlab cannot read is a problem, not a crash."""
+        try:
+            return [Paragraph(markup, style, **kw)]
+        except Exception as exc:  # noqa: BLE001 - the template's inline markup: its mistake, told as one line
+            text = str(exc).strip()
+            text = text.split(" caused exception ", 1)[-1].replace("paraparser: ", "").split(" attrMap=")[0]
+            text = " ".join(text.split())
+            attribute = re.search(r"invalid attribute name (\S+)", text)
+            self.error(el, f"<{el.tag if el is not None else 'p'}>: inline markup reportlab cannot read: {text}",
+                       f"{attribute[1]}=" if attribute else "")
+            return []
 
     # ------------------------------------------------------------ inventory
     def inventory(self) -> list:
@@ -103,17 +163,10 @@ class ReferenceBuilder:
             cols = [c for c in ("color", "number", "symbol") if c in deck.columns]
             extra = [c for c in deck.columns if c not in ("color", "number", "symbol", "requires", "effect", "text")
                      and deck.columns[c].type in ("choice", "int")]
-            head = ["id", "name", *cols, *extra, "count"]
-            data = [[Paragraph(h, st["cellb"]) for h in head]]
-            widths = _widths(len(head), len(cols) + len(extra))
-            cell = st["cell"]
-            for c in rows:
-                vals = [c.id, c.name, *[c.get(k) if c.get(k) not in (None, "") else "–" for k in cols],
-                        *[c.get(k) if c.get(k) not in (None, "") else "–" for k in extra], c.count]
-                # a value that fits on one line is drawn as a plain string (laying out a
-                # paragraph per cell is most of the time of a large inventory)
-                data.append([str(v) if _fits(str(v), cell, w) else Paragraph(_xml(str(v)), cell)
-                             for v, w in zip(vals, widths)])
+            middle = [*cols, *extra]
+            # more columns than fit beside id, name and count: the table is split into
+            # parts of MIDDLE_COLUMNS columns each, every part repeating id, name and count
+            parts = [middle[i:i + MIDDLE_COLUMNS] for i in range(0, len(middle), MIDDLE_COLUMNS)] or [[]]
             total = sum(c.count for c in rows)
             grand += total
             expected = self.manifest.expected(name, self.expansions)
@@ -126,27 +179,57 @@ class ReferenceBuilder:
                 diff = total - expected
                 verdict = (f" <font color='#c1121f'>({deck.expected_source}: {expected}, "
                            f"{abs(diff)} {'too many' if diff > 0 else 'missing'})</font>")
-            data.append([Paragraph(f"<b>{deck.label}: {_plural(len(rows), 'design')}, {_plural(total, 'component')}{verdict}</b>",
-                                   st["cell"])] + [""] * (len(head) - 1))
-            t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-            t.setStyle(TableStyle([
-                ("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
-                ("FONTSIZE", (0, 1), (-1, -2), cell.fontSize),
-                ("LEADING", (0, 1), (-1, -2), cell.leading),
-                ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-                ("SPAN", (0, -1), (-1, -1)),
-                ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#f6f6f6")),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-            ]))
-            out += [CondPageBreak(40 * mm), Paragraph(f"{deck.label} ({total})", st["h3"]), t, Spacer(1, 3 * mm)]
+            label = _xml(deck.label)
+            out += [CondPageBreak(40 * mm), Paragraph(f"{label} ({total})", st["h3"])]
+            for number, part in enumerate(parts, 1):
+                if number > 1:
+                    out.append(Paragraph(f"{label}, continued ({number}/{len(parts)}): "
+                                         f"{_xml(', '.join(part))}", st["small"]))
+                last = number == len(parts)
+                t = self.inventory_table(rows, part, last and
+                                         f"<b>{label}: {_plural(len(rows), 'design')}, "
+                                         f"{_plural(total, 'component')}{verdict}</b>", fitted=len(parts) > 1)
+                out += [t, Spacer(1, 3 * mm)]
         summary = f"<b>All components: {grand}</b>"
         if expected_total:
             summary += f" (expected: {expected_total})"
         out.append(Paragraph(summary, st["p"]))
         return out
+
+    def inventory_table(self, rows: list, columns: list[str], summary: str | bool, fitted: bool = False) -> Table:
+        """The inventory of one deck: id, name, ``columns``, count; a last row with
+        ``summary`` when given.  ``fitted``: the middle columns as wide as their
+        values need (within limits), for the parts of a split table."""
+        st = self.st
+        head = ["id", "name", *columns, "count"]
+        data = [[Paragraph(_xml(h), st["cellb"]) for h in head]]
+        cell = st["cell"]
+        values = [[c.get(k) if c.get(k) not in (None, "") else "–" for k in columns] for c in rows]
+        widths = _widths(len(head), len(columns))
+        if fitted:
+            widths = _fitted_widths(columns, values, cell, st["cellb"])
+        for c, middle in zip(rows, values):
+            vals = [c.id, c.name, *middle, c.count]
+            # a value that fits on one line is drawn as a plain string (laying out a
+            # paragraph per cell is most of the time of a large inventory)
+            data.append([str(v) if _fits(str(v), cell, w) else Paragraph(_xml(str(v)), cell)
+                         for v, w in zip(vals, widths)])
+        if summary:
+            data.append([Paragraph(summary, st["cell"])] + [""] * (len(head) - 1))
+        style = [
+            ("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
+            ("FONTSIZE", (0, 1), (-1, -2 if summary else -1), cell.fontSize),
+            ("LEADING", (0, 1), (-1, -2 if summary else -1), cell.leading),
+            ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+        ]
+        if summary:
+            style += [("SPAN", (0, -1), (-1, -1)), ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#f6f6f6"))]
+        style += [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                  ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+        t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t.setStyle(TableStyle(style))
+        return t
 
     # ------------------------------------------------------------ markup
     def flowables(self, root: ET.Element) -> list:
@@ -159,15 +242,20 @@ class ReferenceBuilder:
         st = self.st
         tag = el.tag
         if tag in ("h1", "h2", "h3", "p", "small", "caption"):
-            return [Paragraph(_inner(el), st[tag])]
+            return self.para(_inner(el), st[tag], el)
         if tag == "ul":
-            return [Paragraph(_inner(li), st["li"], bulletText="•") for li in el.findall("li")]
+            return [p for li in el.findall("li") for p in self.para(_inner(li), st["li"], li, bulletText="•")]
         if tag == "ol":
-            return [Paragraph(_inner(li), st["li"], bulletText=f"{i}.") for i, li in enumerate(el.findall("li"), 1)]
+            return [p for i, li in enumerate(el.findall("li"), 1)
+                    for p in self.para(_inner(li), st["li"], li, bulletText=f"{i}.")]
         if tag == "pagebreak":
             return [PageBreak()]
         if tag == "spacer":
-            return [Spacer(1, float(el.get("h", "4")) * mm)]
+            h = _mm(el.get("h"), 4, zero=True)
+            if h is None:
+                self.error(el, f"<spacer h=\"{el.get('h')}\">: give a height in mm", "<spacer")
+                return []
+            return [Spacer(1, h)]
         if tag == "inventory":
             return self.inventory()
         if tag == "keep":
@@ -180,8 +268,7 @@ class ReferenceBuilder:
             return self.card_picture(el)
         if tag == "row":
             return [self.row(el)]
-        self.problems.error(self.where, None, None, f"unknown element <{tag}>; known: h1, h2, h3, p, small, caption, "
-                            "ul, ol, table, figure, card, row, keep, spacer, pagebreak, inventory")
+        self.error(el, f"unknown element <{tag}>; known: {', '.join(ELEMENTS)}", f"<{tag}")
         return []
 
     def table(self, el: ET.Element) -> Table:
@@ -194,9 +281,27 @@ class ReferenceBuilder:
                 if len(td) == 1 and td[0].tag in ("figure", "card"):
                     cells.append(self.element(td[0]))
                 else:
-                    cells.append(Paragraph(_inner(td), st["cellb" if header and r == 0 else "cell"]))
+                    cells.append(self.para(_inner(td), st["cellb" if header and r == 0 else "cell"], td))
             data.append(cells)
-        widths = [float(w) * mm for w in el.get("widths", "").split(",")] if el.get("widths") else None
+        if not data:
+            self.error(el, "<table> has no <tr> rows", "<table")
+            return Spacer(1, 0)
+        columns = max(len(r) for r in data)
+        data = [r + [""] * (columns - len(r)) for r in data]
+        widths = None
+        if el.get("widths"):
+            try:
+                widths = [float(w) * mm for w in el.get("widths", "").split(",")]
+            except ValueError:
+                self.error(el, f"<table widths=\"{el.get('widths')}\">: give column widths in mm, e.g. 20,60",
+                           "widths=")
+                return Spacer(1, 0)
+            if len(widths) != columns or any(w <= 0 for w in widths):
+                self.error(el, f"<table widths=\"{el.get('widths')}\">: {len(widths)} widths for {columns} "
+                           "columns; give one positive width (mm) per column", "widths=")
+                return Spacer(1, 0)
+            if self.too_wide(el, f"<table widths=\"{el.get('widths')}\">", sum(widths), "widths="):
+                return Spacer(1, 0)
         t = Table(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
         style = [("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
                  ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
@@ -228,7 +333,12 @@ class ReferenceBuilder:
         _, drawing = self.cache.picture(svg, self.where, self.problems)
         if drawing is None:
             return []
-        width = float(el.get("width", str(drawing.width / mm))) * mm
+        width = _mm(el.get("width"), drawing.width / mm)
+        if width is None:
+            self.error(el, f"<figure width=\"{el.get('width')}\">: give a positive width in mm", "<figure")
+            return []
+        if self.too_wide(el, "<figure>", width, "<figure"):
+            return []
         out = [DrawingFlowable(drawing, width, el.get("align", "CENTER"))]
         if el.get("caption"):
             out.append(Paragraph(_xml(el.get("caption")), self.st["caption"]))
@@ -241,7 +351,7 @@ class ReferenceBuilder:
         deck = self.manifest.decks.get(deck_name)
         card = next((c for c in self.game.cards if c.id == card_id and c.deck == deck_name), None)
         if deck is None or card is None:
-            self.problems.error(self.where, None, None, f"<card deck='{deck_name}' id='{card_id}'>: no such card")
+            self.error(el, f"<card deck='{deck_name}' id='{card_id}'>: no such card", f"id=\"{card_id}\"")
             return []
         template = deck.back if side == "back" and deck.back else deck.front
         svg = self.renderer.svg(template, deck, card)
@@ -250,16 +360,40 @@ class ReferenceBuilder:
         _, drawing = self.cache.picture(svg, self.where, self.problems)
         if drawing is None:
             return []
-        return [DrawingFlowable(drawing, float(el.get("width", "30")) * mm)]
+        width = _mm(el.get("width"), 30)
+        if width is None:
+            self.error(el, f"<card width=\"{el.get('width')}\">: give a positive width in mm", f"id=\"{card_id}\"")
+            return []
+        if self.too_wide(el, f"<card id='{card_id}'>", width, f"id=\"{card_id}\""):
+            return []
+        return [DrawingFlowable(drawing, width)]
 
 
 CELL_PADDING = 12  # the table's left and right padding, points
+#: Columns of an inventory table besides id, name and count; a deck with more is split into several tables.
+MIDDLE_COLUMNS = 5
 
 
 def _fits(text: str, style: ParagraphStyle, width: float) -> bool:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return "\n" not in text and stringWidth(text, style.fontName, style.fontSize) <= width - CELL_PADDING
+
+
+#: The elements of a reference sheet, as docs/format.md lists them.
+ELEMENTS = ("h1", "h2", "h3", "p", "small", "caption", "ul", "ol", "table", "figure", "card", "row", "keep", "spacer",
+            "pagebreak", "inventory")
+
+
+def _mm(value: str | None, default: float, zero: bool = False) -> float | None:
+    """A length attribute in mm, in points; None when it is not a usable number."""
+    if value is None:
+        return default * mm
+    try:
+        n = float(value)
+    except ValueError:
+        return None
+    return n * mm if (n > 0 or zero and n == 0) and n < 10_000 else None
 
 
 def _plural(n: int, word: str) -> str:
@@ -277,12 +411,48 @@ def _widths(n: int, middle: int) -> list[float]:
     return fixed[:n]
 
 
+def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle, head: ParagraphStyle) -> list[float]:
+    """id, name, the middle columns as wide as their longest value or header
+    (20 to 50 mm, narrower when they would leave the name less than 38 mm), count."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    usable, fixed, name_min = 180 * mm, 28 * mm + 14 * mm, 38 * mm
+    natural = []
+    for i, column in enumerate(columns):
+        need = max([stringWidth(column, head.fontName, head.fontSize)] +
+                   [stringWidth(str(r[i]), cell.fontName, cell.fontSize) for r in values]) + CELL_PADDING
+        natural.append(min(max(need, 20 * mm), 50 * mm))
+    room = usable - fixed - name_min
+    if sum(natural) > room:
+        natural = [w * room / sum(natural) for w in natural]
+    return [28 * mm, usable - fixed - sum(natural), *natural, 14 * mm]
+
+
+#: What the flowables reportlab names are, in the reference template's words.
+_FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <table> (or <row>)", "Paragraph": "a paragraph",
+              "KeepTogether": "a <keep>"}
+
+
+def _layout_problem(text: str) -> str:
+    """reportlab's layout error in the template's words: what is too large, and the room there is."""
+    found = re.search(r"<(\w+) at .*?\(([\d.]+) x ([\d.]+)\) too large on page (\d+) in frame '\w+'"
+                      r"\(([\d.]+) x ([\d.]+)", text, re.S)
+    if found is None:
+        text = " ".join(text.split())
+        return f"{text[:200]}{'...' if len(text) > 200 else ''}; make the element smaller"
+    kind, w, h, page, fw, fh = found.groups()
+    what = _FLOWABLES.get(kind, f"an element ({kind})")
+    return (f"{what} of {float(w) / mm:.0f} x {float(h) / mm:.0f} mm does not fit a page "
+            f"({float(fw) / mm:.0f} x {float(fh) / mm:.0f} mm of room, page {page}); make it smaller")
+
+
 def build_reference(game: Game, expansions: set[str] | None, page: str, problems: Problems, cache: DrawingCache,
                     digest: str) -> tuple[bytes | None, int]:
     """The reference PDF bytes and its page count; (None, 0) when ``problems``
     has errors (the template's, or earlier ones)."""
     register_fonts(game.manifest.font)
     rb = ReferenceBuilder(game, expansions, problems, cache)
+    rb.width = page_size(page)[0] * mm - 2 * MARGIN
     story = []
     if game.manifest.reference:
         xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
@@ -290,9 +460,11 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                               languages=game.manifest.languages)
         if xml is not None:
             try:
-                root = ET.fromstring(xml)
+                root, rb.lines = parse_lines(xml)
             except ET.ParseError as exc:
-                problems.error(rb.where, exc.position[0], None, f"the template gave invalid XML: {exc}")
+                problems.error(rb.where, None, None, f"the template gave invalid XML: {exc} (line "
+                               f"{exc.position[0]} of the XML it gave)" if hasattr(exc, "position") else
+                               f"the template gave invalid XML: {exc}")
                 root = None
             if root is not None:
                 story = rb.flowables(root)
@@ -316,5 +488,10 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     doc = SimpleDocTemplate(buffer, pagesize=(page_w * mm, page_h * mm), leftMargin=MARGIN, rightMargin=MARGIN,
                             topMargin=MARGIN, bottomMargin=MARGIN, title=f"{title} - reference", author="pnp",
                             creator="pnp print-and-play toolchain", invariant=True, initialFontName=DEFAULT_FONT)
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    try:
+        doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
+        problems.error(rb.where, None, None, f"the reference sheet cannot be laid out on {page}: "
+                       f"{_layout_problem(str(exc))}")
+        return None, 0
     return buffer.getvalue(), pages["n"]

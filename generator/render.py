@@ -40,10 +40,43 @@ class TemplateProblem(Exception):
     pass
 
 
+#: How an undefined name's owner is called in messages, by type name.
+_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term"}
+
+
+class Undefined(jinja2.StrictUndefined):
+    """StrictUndefined whose message speaks the designer's words and suggests a
+    close name: ``card has no column 'nmae'; did you mean 'name'?``."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint or obj is jinja2.utils.missing or not isinstance(name, str):
+            return super()._undefined_message
+        import difflib
+
+        kind = type(obj).__name__
+        if isinstance(obj, Card):
+            known = [f for f in obj.__dataclass_fields__ if f not in ("extra", "sheet", "row")]
+            known += [k for k, _ in obj.extra]
+            what = f"card has no column '{name}'"
+        elif isinstance(obj, dict):
+            known = [str(k) for k in obj]
+            what = f"no key '{name}' here (keys: {', '.join(known) or 'none'})"
+        else:
+            fields = getattr(obj, "__dataclass_fields__", None)
+            known = list(fields) if fields else [n for n in dir(obj) if not n.startswith("_")]
+            what = f"{_OWNERS.get(kind, kind)} has no attribute '{name}'"
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
+        return what + (f"; did you mean '{close[0]}'?" if close else "")
+
+
 def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
     loader = jinja2.FileSystemLoader([str(folder), str(BUILTIN_TEMPLATES)])
     # optimized=False: Jinja2's constant folding changes no output and costs a sixth of compiling
-    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=Undefined,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                              bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
     env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
@@ -207,14 +240,14 @@ class Renderer:
             where = f"templates/{self.manifest.slug}/{exc.name or template}"
             self.problems.error(where, exc.lineno, None, f"template syntax error: {exc.message}")
         except jinja2.UndefinedError as exc:
-            who = f" rendering '{card.id}'" if card else ""
+            who = f" (card '{card.id}')" if card else ""
             self.problems.error(*self._where(exc, template), None, f"{exc.message}{who}")
         except jinja2.TemplateNotFound as exc:
             self.problems.error(*self._where(exc, template), None, f"template '{exc.name}' not found")
         except jinja2.TemplateError as exc:
             self.problems.error(*self._where(exc, template), None, f"template error: {exc}")
         except (KeyError, ValueError, TypeError, AttributeError, IndexError, ZeroDivisionError) as exc:
-            who = f" rendering '{card.id}' ({card.where})" if card else ""
+            who = f" (card '{card.id}', {card.where})" if card else ""
             self.problems.error(*self._where(exc, template), None, f"{exc}{who}")
         return None
 

@@ -40,17 +40,33 @@ class Problem:
         return self.sort_key() < other.sort_key()
 
 
+def _rebuild(cls, args: tuple, state: dict) -> "PnpError":
+    exc = cls.__new__(cls)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
 class PnpError(Exception):
-    """A user-facing failure: the CLI prints the message, never a traceback."""
+    """A user-facing failure: the CLI prints the message, never a traceback.
+
+    Every one pickles as it is (whatever its ``__init__`` takes), so that one
+    raised in a worker process reaches the parent unchanged."""
 
     exit_code = 1
 
+    def __reduce__(self):
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
+
 
 class InputErrors(PnpError):
-    """The sheets, manifests or templates hold one or more errors."""
+    """The sheets, manifests or templates hold one or more errors.  ``problems``
+    are the errors; ``warnings`` the warnings found with them (shown too: an
+    unknown column's warning may explain the errors)."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(p for p in problems if p.is_error)
+        self.warnings = sorted(p for p in problems if not p.is_error)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -79,7 +95,7 @@ class Problems:
 
     def raise_if_errors(self) -> None:
         if self.errors:
-            raise InputErrors(self.errors)
+            raise InputErrors(self.items)
 
 
 # ------------------------------------------------------------------ the validator's named errors

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .errors import Problems
 from .lang import Language, language_from_manifest
+from .manifest_shape import check_shape
 
 #: Component sizes every game may name; a manifest may add its own under [sizes].
 BUILTIN_SIZES: dict[str, dict] = {
@@ -151,6 +152,7 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         problems.error(where, None, None, f"not a valid TOML file: {exc}")
         return None
+    raw = check_shape(raw, where, problems)  # values of the wrong kind reported and left out
     game = raw.get("game", {})
     if "title" not in game:
         problems.error(where, None, "game.title", "missing; every game needs a title")

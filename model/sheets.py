@@ -104,6 +104,14 @@ class Project:
         rows = {(c.sheet, c.row) for c in self.games[slug].cards}
         return [p for p in self.warnings if (p.file, p.row) in rows or p.file.startswith(f"templates/{slug}/")]
 
+    def owner(self, problem: Problem) -> str | None:
+        """The game a problem belongs to (its row's, or its template folder's), or None (sheet-wide)."""
+        if problem.file.startswith("templates/"):
+            slug = problem.file.split("/")[1]
+            return slug if slug in self.games else None
+        return next((slug for slug, g in self.games.items()
+                     if any(c.row == problem.row and c.sheet == problem.file for c in g.cards)), None)
+
     def attribute_warnings(self, extra: Callable[[Game], list[Problem]] | None = None) \
             -> tuple[list[Problem], dict[str, list[Problem]]]:
         """Every problem once: (the sheet-wide ones, {slug: the game's own}).  ``extra``
@@ -151,8 +159,41 @@ def _decode(path: Path, problems: Problems) -> str | None:
     return text
 
 
+#: Characters a cell cannot print (control characters; U+FFFE, U+FFFF): removed, with a warning.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def _printable(file: str, row: int, column: str | None, value: str, problems: Problems) -> str:
+    """A cell without the characters no output can print; a line break saved as CR LF or CR is LF."""
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    found = _UNPRINTABLE.findall(value)
+    if not found:
+        return value
+    distinct = list(dict.fromkeys(found))
+    names = ", ".join(f"U+{ord(c):04X}" for c in distinct)
+    problems.warn(file, row, column, f"invisible control character{'s' if len(distinct) > 1 else ''} {names} "
+                  f"removed: {'they' if len(distinct) > 1 else 'it'} cannot be printed")
+    return _UNPRINTABLE.sub("", value)
+
+
 def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
-    """Header and (spreadsheet row number, values) of a CSV or XLSX sheet."""
+    """Header and (spreadsheet row number, values) of a CSV or XLSX sheet; control
+    characters are removed from every cell (with a warning)."""
+    found = _read_table(path, problems)
+    if found is None:
+        return None
+    raw_header, rows = found
+    named = {h: _printable(path.name, 1, None, h, problems) for h in dict.fromkeys(raw_header)}
+    header = [named[h] for h in raw_header]
+    clean = []
+    for number, values in rows:
+        clean.append((number, {named[h]: _printable(path.name, number, named[h] or None, v, problems)
+                               for h, v in values.items()}))
+    return header, clean
+
+
+def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
     if path.suffix.lower() in (".xlsx", ".xls"):
         import pandas as pd  # only XLSX input pays for pandas
 
@@ -189,12 +230,29 @@ def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[in
     return header, rows
 
 
+SHEET_SUFFIXES = (".csv", ".xlsx")
+
+
+def find_sheets(root: Path, name: str) -> list[Path]:
+    """The files that hold sheet ``name`` (``cards`` or ``goals``): one, none, or (a mistake) several."""
+    return [root / f"{name}{suffix}" for suffix in SHEET_SUFFIXES if (root / f"{name}{suffix}").is_file()]
+
+
 def find_sheet(root: Path, name: str) -> Path | None:
-    for suffix in (".csv", ".xlsx"):
-        path = root / f"{name}{suffix}"
-        if path.is_file():
-            return path
-    return None
+    found = find_sheets(root, name)
+    return found[0] if found else None
+
+
+def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:
+    """The file of sheet ``name``; two of them (``cards.csv`` beside ``cards.xlsx``) are an error naming both."""
+    found = find_sheets(root, name)
+    if len(found) > 1:
+        names = " and ".join(p.name for p in found)
+        problems.error(found[0].name, None, None, f"{names} are both here: pnp would read {found[0].name} and "
+                       f"ignore the other, so edits to one of them would be lost; keep one (delete or rename "
+                       f"the other)")
+        return None
+    return found[0] if found else None
 
 
 def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
@@ -212,8 +270,10 @@ class _RowChecker:
     """Turns one sheet row into a Card, reporting each bad cell."""
 
     def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems,
-                 row_games: dict[tuple[str, int], str]):
+                 row_games: dict[tuple[str, int], str], header: set[str] | None = None):
         self.sheet = sheet
+        self.header = header  # the sheet's columns (None: every column counts as present)
+        self.missing: dict[str, tuple[list[int], list[str]]] = {}  # required column not in the header -> rows, decks
         self.file = None
         self.row_games = row_games  # (file, row) -> game slug, filled as rows are read
         self.manifests = manifests
@@ -307,6 +367,14 @@ class _RowChecker:
     def _cell(self, row, cname, col, raw, manifest: Manifest, deck: str):
         empty = {"int": None, "language": EMPTY}.get(col.type, "")
         if not raw:
+            if col.required and self.header is not None and cname not in self.header:
+                # one error for the whole column, after the rows (load_sheet), not one per row
+                rows, decks = self.missing.setdefault(cname, ([], []))
+                rows.append(row)
+                what = f"{deck}s of {manifest.slug}"
+                if what not in decks:
+                    decks.append(what)
+                return empty, False
             if col.required:
                 self.err(row, cname, f"{cname} is empty; a {deck} of {manifest.slug} needs one")
                 return empty, False
@@ -350,12 +418,6 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
     if table is None:
         return []
     header, rows = table
-    missing = [c for c in REQUIRED_HEADER[sheet] if c not in header]
-    if missing:
-        for c in missing:
-            problems.error(path.name, 1, c, f"missing column '{c}'; the header needs "
-                           + ", ".join(REQUIRED_HEADER[sheet]))
-        return []
     dupes = {h for h in header if header.count(h) > 1}
     for h in sorted(dupes):
         problems.error(path.name, 1, h, f"column '{h}' appears {header.count(h)} times in the header")
@@ -363,16 +425,69 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
     for m in manifests.values():
         for d in m.decks.values():
             known |= set(d.columns)
+    meant = {}  # a known column missing from the header -> the unknown header that looks like a typo of it
     for h in header:
         if h and h not in known:
-            problems.warn(path.name, 1, h, f"unknown column '{h}' is ignored; known columns: "
-                          + ", ".join(sorted(known)))
+            close = close_column(h, known - set(header))
+            if close:
+                meant.setdefault(close, h)
+                problems.error(path.name, 1, h, f"unknown column '{h}'; did you mean '{close}'?")
+            else:
+                problems.warn(path.name, 1, h, f"unknown column '{h}' is ignored; known columns: "
+                              + ", ".join(sorted(known)))
+    missing = [c for c in REQUIRED_HEADER[sheet] if c not in header]
+    for c in missing:
+        if c not in meant:
+            problems.error(path.name, 1, c, f"missing column '{c}'; the header needs "
+                           + ", ".join(REQUIRED_HEADER[sheet]))
+    if missing:
+        return []
     if not rows:
         problems.error(path.name, None, None, "the sheet has a header but no rows")
         return []
-    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games)
+    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games, set(header))
     checker.file = path.name
-    return [card for row, values in rows if (card := checker.check(row, values)) is not None]
+    cards = [card for row, values in rows if (card := checker.check(row, values)) is not None]
+    for column, (rows_needing, decks) in checker.missing.items():
+        if column in meant:
+            continue  # the did-you-mean error above says it
+        first = rows_needing[0]
+        problems.error(path.name, 1, column, f"no column '{column}' in the header; {' and '.join(decks)} need it "
+                       f"({_plural(len(rows_needing), 'row')}, the first on row {first})")
+    return cards
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def close_column(header: str, known: set[str]) -> str | None:
+    """The known column a header is most likely a typo of (``txt``: ``text``, ``Name``: ``name``), or None."""
+    import difflib
+
+    folded = {k.lower().replace(" ", "_").replace("-", "_"): k for k in known}
+    mine = header.strip().lower().replace(" ", "_").replace("-", "_")
+    if mine in folded:
+        return folded[mine]
+    near = [k for k in folded if _edits(mine, k) <= (1 if len(k) <= 4 else 2)]
+    if near:  # a letter dropped, added, changed or two swapped: the nearest, then the first in order
+        return folded[min(near, key=lambda k: (_edits(mine, k), k))]
+    close = difflib.get_close_matches(mine, list(folded), n=1, cutoff=0.8)
+    return folded[close[0]] if close else None
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, changes and swaps of neighbours."""
+    prev2, prev = [], list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, prev2[j - 2] + 1)
+            row.append(cost)
+        prev2, prev = prev, row
+    return prev[-1]
 
 
 def load_project(root: Path | str = ".", games: list[str] | None = None) -> Project:
@@ -383,8 +498,7 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     """
     root = Path(root)
     problems = Problems()
-    cards_path = find_sheet(root, "cards")
-    if cards_path is None:
+    if not find_sheets(root, "cards"):
         raise PnpError(f"{root.resolve()}: no cards.csv here; run pnp in the project folder or pass --data DIR")
     manifests = load_manifests(root, problems)
     if games:
@@ -393,10 +507,11 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
         if unknown:
             raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
     row_games: dict[tuple[str, int], str] = {}
-    cards = load_sheet(cards_path, "cards", manifests, problems, row_games)
-    goals_path = find_sheet(root, "goals")
-    if goals_path is not None:
-        cards += load_sheet(goals_path, "goals", manifests, problems, row_games)
+    cards = []
+    for sheet in ("cards", "goals"):
+        path = _one_sheet(root, sheet, problems)
+        if path is not None:
+            cards += load_sheet(path, sheet, manifests, problems, row_games)
     if games:
         wanted = set(games)
         keep = []

@@ -2,7 +2,8 @@
 
 Each command is one module in ``pnp/commands/``; it parses options, calls the
 library, and prints.  Every user mistake ends as one clear line per problem and
-a non-zero exit (1: the data, 2: the command line); tracebacks are for bugs only.
+a non-zero exit (1: the data, 2: the command line); tracebacks are for bugs only,
+and come with a line saying so (exit 3).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from model import __version__
 from model.errors import PnpError
 
 from .commands import COMMANDS
-from .console import fail
+from .console import bug, fail, interrupted
 
 
 class PnpGroup(click.Group):
@@ -39,6 +40,12 @@ class PnpGroup(click.Group):
             return super().invoke(ctx)
         except PnpError as exc:
             fail(exc)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            interrupted()
+        except Exception as exc:  # noqa: BLE001 - anything else is a bug in pnp: say so, and where to report it
+            bug(exc)
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})

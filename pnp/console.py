@@ -24,12 +24,45 @@ def report_problems(problems: list[Problem]) -> None:
 def fail(exc: PnpError) -> None:
     """Print a library error the way users read it and exit with its code."""
     if isinstance(exc, InputErrors):
-        report_problems(exc.problems)
+        report_problems(sorted(exc.problems + getattr(exc, "warnings", [])))
         n = len(exc.problems)
         err.print(f"{n} error{'s' if n != 1 else ''}; nothing was written.")
     else:
         err.print(f"[red]error[/red] {escape(str(exc))}")
     sys.exit(exc.exit_code)
+
+
+#: Exit code of a bug in pnp (an exception that is not a named error).
+BUG_EXIT = 3
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED_EXIT = 130
+
+
+def bug(exc: BaseException) -> None:
+    """An exception that is no mistake of the user's: its traceback (a worker
+    process's own, when it happened in one), then a line saying it is a bug and
+    how to report it; exit 3."""
+    import traceback
+
+    from model import __version__
+    from model.workers import WorkerCrash
+
+    trace = "".join(traceback.format_exception(exc))
+    if isinstance(exc, WorkerCrash):
+        trace = exc.trace
+    err.print(trace.rstrip(), markup=False, highlight=False)
+    err.print(f"[red]bug[/red] {escape(type(exc).__name__ if not isinstance(exc, WorkerCrash) else exc.kind)}: "
+              f"{escape(str(exc.message if isinstance(exc, WorkerCrash) else exc))}", highlight=False)
+    err.print(f"This is a bug in pnp {__version__}, not a mistake in your files. Please report it on the pnp issue "
+              "tracker with the traceback above, the command you ran and, if you can, the files it read.",
+              markup=False, highlight=False)
+    sys.exit(BUG_EXIT)
+
+
+def interrupted() -> None:
+    """Ctrl-C: one line, no traceback (builds write nothing until they are done)."""
+    err.print("stopped (Ctrl-C); nothing more was written.", markup=False, highlight=False)
+    sys.exit(INTERRUPTED_EXIT)
 
 
 def progress_bar(*columns):

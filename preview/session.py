@@ -21,6 +21,7 @@ import time
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from generator.build import BuildOptions, BuildResult, build_games
 from generator.diskcache import DiskCache, cache_folder
@@ -48,7 +49,7 @@ class CardView:
     values: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)  # problems of this row and of its rendered text
     notes: list[str] = field(default_factory=list)  # text that had to shrink
-    changed: bool = False  # rendered anew in the last build
+    changed: bool = False  # its picture differs from the last good build's (or it is new)
 
 
 @dataclass
@@ -71,6 +72,9 @@ class Snapshot:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # warnings that belong to no card
     results: list[BuildResult] = field(default_factory=list, repr=False)
+    general: list[str] = field(default_factory=list)  # warnings that belong to no game (a sheet's header ...)
+    changed: dict[str, list[str]] | None = None  # game -> ids of the designs that differ from the last good
+    # build (None: there was none to compare with)
 
     @property
     def ok(self) -> bool:
@@ -107,8 +111,12 @@ class Session:
 
     def __init__(self, data: Path, games: list[str] | None = None, out: Path | None = None,
                  options: BuildOptions | None = None, expansions: tuple[str, ...] = (), cache: bool = True,
-                 workers: int = 1):
+                 workers: int = 1, checks: Callable | None = None):
+        """``checks(game, store)``: a game's further problems (``pnp check``'s deck and
+        palette checks, given by the command line, which may import the validator),
+        shown and counted with the build's own."""
         self.data = Path(data)
+        self.checks = checks
         self.games = list(games) if games else None
         self.out = Path(out) if out is not None else self.data / "output"
         self.options = options or BuildOptions()
@@ -119,6 +127,7 @@ class Session:
         self.lock = threading.Lock()
         self.listeners: list = []  # called with each new Snapshot
         self.helper = None  # the process pool of one that makes reference sheets (started after the first build)
+        self.pictures: dict[tuple[str, str], tuple] | None = None  # (game, id) -> design keys of the last good build
         self._helper_broken = False
 
     def build(self, changed: list[Path] | None = None, workers: int | None = None) -> Snapshot:
@@ -134,6 +143,14 @@ class Session:
                 snap.errors = [f"error {p}" for p in exc.problems]
             except PnpError as exc:
                 snap.errors = [f"error {exc}"]
+            except Exception as exc:  # noqa: BLE001 - a bug: said so, and the loop goes on with the next save
+                import sys
+                import traceback
+
+                trace = getattr(exc, "trace", None) or "".join(traceback.format_exception(exc))
+                print(trace.rstrip(), file=sys.stderr)
+                snap.errors = [f"error pnp hit a bug ({type(exc).__name__}: {exc}); this is not a mistake in your "
+                               "files: please report it on the pnp issue tracker with the traceback printed above"]
             snap.seconds = time.perf_counter() - start
             self.snapshot = snap
         for listener in list(self.listeners):
@@ -150,6 +167,12 @@ class Session:
         project = load_project(self.data, self.games)
         if not self.games:
             project.drop_empty()
+        store = self.store
+        general, by_game = project.attribute_warnings(
+            (lambda game: self.checks(game, store)) if self.checks is not None else None)
+        found = general + [p for own in by_game.values() for p in own]
+        if any(p.is_error for p in found):
+            raise InputErrors(found)
         boxes = project.select_expansions(self.expansions, strict=bool(self.games))
         jobs = []
         for slug, game in project.games.items():
@@ -160,16 +183,21 @@ class Session:
                                             BuildOptions.printer_margin)))
         helper = self.helper if workers <= 1 else None
         try:
-            results = build_games(jobs, workers=workers, cache=self.store, pool=helper)
+            results = build_games(jobs, workers=workers, cache=self.store, pool=helper, designs=True)
         except BrokenExecutor:  # the helper process died (or could not start): build without one from now on
             self.helper = None
             self._helper_broken = True
-            results = build_games(jobs, workers=workers, cache=self.store)
+            results = build_games(jobs, workers=workers, cache=self.store, designs=True)
         snap.results = results
+        for result in results:  # the game's own warnings (its rows', its checks') first, then the build's
+            result.warnings = by_game.get(result.game, []) + result.warnings
         row_problems: dict[tuple[str, int], list[Problem]] = {}
-        for p in project.warnings:
-            row_problems.setdefault((p.file, p.row), []).append(p)
+        for p in found:
+            if p.row is not None:
+                row_problems.setdefault((p.file, p.row), []).append(p)
         attached: set[int] = set()
+        pictures: dict[tuple[str, str], tuple] = {}
+        snap.changed = None if self.pictures is None else {}
         for result in results:
             rendered = result.rendered
             game = project.games[result.game]
@@ -183,16 +211,22 @@ class Session:
                     attached.update(id(p) for p in mine)
                     warnings = list(dict.fromkeys([f"{p.column or 'row'}: {p.message}" for p in mine] +
                                                   [f"{p.column or 'text'}: {p.message}" for p in d.warnings]))
+                    keys = pictures[(game.slug, c.id)] = (d.front_key, d.back_key)
+                    differs = self.pictures is None or self.pictures.get((game.slug, c.id)) != keys
+                    if differs and snap.changed is not None:
+                        snap.changed.setdefault(game.slug, []).append(c.id)
                     cards.append(CardView(game.slug, name, deck.label, c.id, c.name, c.sheet, c.row, c.count,
                                           d.front_key, d.back_key, _values(c, deck.columns), warnings,
-                                          list(d.notes), d.rendered))
+                                          list(d.notes), differs))
                     snap.svgs[d.front_key] = d.front_svg
                     if d.back_key:
                         snap.svgs[d.back_key] = d.back_svg
                 decks.append((name, deck.label, cards))
             snap.games.append(GameView(game.slug, game.title, decks, [str(f) for f in result.files], result.seconds))
             result.rendered = None  # the snapshot keeps what it needs
-        snap.warnings = [f"warning {p}" for p in project.warnings if id(p) not in attached]
+        self.pictures = pictures
+        snap.general = [f"warning {p}" for p in general]
+        snap.warnings = [f"warning {p}" for p in found if id(p) not in attached]
         snap.warnings += [f"warning {w}" for w in getattr(self.store, "warnings", [])]
 
     def _start_helper(self) -> None:
@@ -201,9 +235,10 @@ class Session:
         if self.helper is not None or self._helper_broken or (os.cpu_count() or 1) < 2:
             return
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
-        self.helper = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        from model.workers import process_pool
+
+        self.helper = process_pool(1, mp_context=multiprocessing.get_context("spawn"))
         self.helper.submit(_prepare_helper)
 
     def close(self) -> None:
@@ -222,6 +257,29 @@ def _prepare_helper() -> None:
     register_fonts()
 
 
+def _ids(ids: list[str]) -> str:
+    return f"{', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}"
+
+
+def _what_changed(designs: int, rendered: list[str], changed: list[str] | None) -> str:
+    """``1 of 92 designs changed (g03), rendered``; ``no design changed``; after an
+    undo, ``1 of 92 designs changed (g03), from the cache``.  ``changed`` None: the
+    first build, which says what it rendered."""
+    plural = "s" if designs != 1 else ""
+    if changed is None:
+        if not rendered:
+            return f"all {designs} design{plural} from the cache"
+        return f"{len(rendered)} of {designs} design{plural} rendered" + \
+            (f" ({_ids(rendered)})" if len(rendered) < designs else "")
+    if not changed:
+        return "no design changed"
+    anew = [i for i in changed if i in set(rendered)]
+    how = ("rendered" if len(anew) == len(changed) else "from the cache" if not anew else
+           f"{len(anew)} rendered, {len(changed) - len(anew)} from the cache")
+    shown = f" ({_ids(changed)})" if len(changed) < designs else ""
+    return f"{len(changed)} of {designs} design{plural} changed{shown}, {how}"
+
+
 def summary(snap: Snapshot) -> list[str]:
     """The lines ``pnp watch`` prints for a build: one per game (what changed,
     time, warnings), or the error lines and a last line saying nothing was written."""
@@ -233,12 +291,10 @@ def summary(snap: Snapshot) -> list[str]:
     lines = []
     for r in snap.results:
         designs = sum(d.designs for d in r.decks)
-        changed = len(r.changed)
-        what = ("no design changed" if not changed else
-                f"{changed} of {designs} design{'s' if designs != 1 else ''} rendered"
-                + (f" ({', '.join(r.changed[:5])}{', ...' if changed > 5 else ''})" if changed < designs else ""))
+        what = _what_changed(designs, r.changed, None if snap.changed is None else snap.changed.get(r.game, []))
         n = len(r.warnings)
         lines.append(f"{stamp} {snap.trigger}: {r.game}: {what}; {len(r.files)} files written in {r.seconds:.2f} s"
                      f"{f', {n} warning' + ('s' if n != 1 else '') if n else ''}")
         lines += [f"  warning {w}" for w in r.warnings]
+    lines += [f"{stamp} {snap.trigger}: {w}" for w in snap.general]
     return lines

@@ -16,17 +16,19 @@ COMMON = {"game", "deck", "id", "name", "count", "color", "number", "symbol", "r
           "expansion", "source"}
 
 
-def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO) -> Path:
-    """A data folder holding one bundled game: its templates and its rows only."""
+def copy_game(dest: Path, slug: str = "pyramid-scheme", root: Path = REPO, *more: str) -> Path:
+    """A data folder holding one bundled game (or several: ``more``): its templates and its rows only."""
+    slugs = (slug, *more)
     (dest / "templates").mkdir(parents=True, exist_ok=True)
-    shutil.copytree(root / "templates" / slug, dest / "templates" / slug)
+    for s in slugs:
+        shutil.copytree(root / "templates" / s, dest / "templates" / s)
     for name in ("cards.csv", "goals.csv"):
         src = root / name
         if not src.exists():
             continue
         with src.open(encoding="utf-8", newline="") as fh:
             rows = list(csv.reader(fh))
-        keep = [rows[0]] + [r for r in rows[1:] if r and r[0] == slug]
+        keep = [rows[0]] + [r for r in rows[1:] if r and r[0] in slugs]
         # drop the other games' columns: empty in every kept row and not a common column
         used = [i for i, h in enumerate(keep[0]) if h in COMMON or any(r[i] for r in keep[1:])]
         keep = [[r[i] for i in used] for r in keep]

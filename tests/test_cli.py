@@ -28,7 +28,7 @@ def test_check_good_sheets(data):
     # the rules engine's deck checks run too: a rulebook goal that needs a flip or a pass
     assert ("warning goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
             "4 colours give at most 5 levels otherwise") in output.splitlines()
-    assert "No errors, 1 warning(s)." in output
+    assert "No errors, 1 warning." in output
 
 
 def test_check_broken_sheet_lists_every_error_and_exits_1(data):
@@ -39,7 +39,7 @@ def test_check_broken_sheet_lists_every_error_and_exits_1(data):
     lines = output.splitlines()
     assert "error cards.csv:12:color: unknown colour 'mauve'; known colours: green, blue, pink, yellow" in lines
     assert "error cards.csv:41:number: 'seven' is not a whole number" in lines
-    assert "2 errors; nothing was written." in lines
+    assert "2 errors." in lines  # check writes nothing, and does not say it did not
     assert "Traceback" not in output
 
 
@@ -50,9 +50,18 @@ def test_build_writes_both_pdfs_and_a_summary(data, tmp_path):
     assert (out / SLUG / f"{SLUG}-cards.pdf").is_file()
     assert (out / SLUG / f"{SLUG}-reference.pdf").is_file()
     assert f"wrote {out / SLUG / f'{SLUG}-cards.pdf'}" in output
-    row = next(line for line in output.splitlines() if line.startswith("│ " + SLUG))
+    lines = output.splitlines()
+    head = [line for line in lines if line.startswith("┃")]
+    columns = [" ".join(words) for words in zip(*[[c.strip() for c in h.split("┃")[1:-1]] for h in head])]
+    assert [c.strip() for c in columns] == ["game", "designs", "copies", "card pages", "ref. pages", "warnings",
+                                            "seconds"]
+    row = next(line for line in lines if line.startswith("│ " + SLUG))
     ref_pages = len(pypdf.PdfReader(out / SLUG / f"{SLUG}-reference.pdf").pages)
-    assert [c.strip() for c in row.split("│")[2:6]] == ["128", "92", str(29 + ref_pages), "0"]
+    # the deck checks' warning (goals.csv:15, as pnp check gives it) is shown and counted
+    assert [c.strip() for c in row.split("│")[2:7]] == ["92", "128", "29", str(ref_pages), "1"]
+    assert ("warning goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
+            "4 colours give at most 5 levels otherwise") in lines
+    assert lines[-1].endswith("s. 1 warning (above).")
 
 
 def test_build_letter_and_duplex_none(data, tmp_path):
@@ -107,3 +116,38 @@ def test_a_designers_own_game_builds_without_code(tmp_path):
     assert "Golden Scarab" in reader.pages[0].extract_text()
     ref = "\n".join(p.extract_text() for p in pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-reference.pdf").pages)
     assert "Relics: 4 designs, 12 components (rulebook: 12, matches)" in ref
+
+
+def test_a_bug_is_told_as_a_bug_with_its_traceback(data, tmp_path, monkeypatch):
+    import generator.build
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal mistake")
+
+    monkeypatch.setattr(generator.build, "build_games", broken)
+    result = CliRunner().invoke(main, ["build", "--data", str(data), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 3
+    lines = result.output.splitlines()
+    assert "Traceback (most recent call last):" in lines and 'RuntimeError: an internal mistake' in lines
+    assert "bug RuntimeError: an internal mistake" in lines
+    assert lines[-1].startswith("This is a bug in pnp 0.1.0, not a mistake in your files. Please report it")
+
+
+def test_check_renders_every_design_and_writes_nothing(data, tmp_path):
+    import os
+
+    police = data / "templates" / SLUG / "police.svg.j2"
+    lines = police.read_text(encoding="utf-8").splitlines()
+    lines.insert(4, "{{ card.nmae }}")  # inside the body block
+    police.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    long = "A name far too long to fit on a victim card, however small the letters get on it"
+    set_cell(data / "cards.csv", 2, "name", long)
+    before = sorted(os.walk(data))
+    code, output = run("check", "--data", data)
+    assert code == 1
+    out = output.splitlines()
+    assert (f"error templates/{SLUG}/police.svg.j2:5: card has no column 'nmae'; did you mean 'name'? "
+            "(card 'police')") in out
+    assert any(x.startswith("warning cards.csv:2:name: 'g01' (front): name does not fit its box") for x in out), output
+    assert out[-1] == "1 error, 2 warnings."
+    assert sorted(os.walk(data)) == before  # no output folder, no cache

@@ -162,7 +162,7 @@ def test_failed_build_leaves_previous_pdfs_untouched(tmp_path):
     game = load_project(data, [SLUG]).games[SLUG]
     with pytest.raises(InputErrors) as exc:
         build_game(game, BuildOptions(out=out))
-    assert str(exc.value.problems[0]) == f"templates/{SLUG}/police.svg.j2:1: 'nope' is undefined rendering 'police'"
+    assert str(exc.value.problems[0]) == f"templates/{SLUG}/police.svg.j2:1: 'nope' is undefined (card 'police')"
     assert {f: f.read_bytes() for f in first.files} == before
     assert sorted(p.name for p in (out / SLUG).iterdir()) == sorted(f.name for f in first.files)
 

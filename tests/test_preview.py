@@ -128,6 +128,8 @@ def test_the_page_shows_the_cards_refreshes_on_save_and_shows_errors(served, bro
     assert d.find_element(By.TAG_NAME, "body").get_attribute("data-drawn") == "1"
     headings = [h.text.split("\n")[0] for h in d.find_elements(By.CSS_SELECTOR, ".deck h3")]
     assert headings[:2] == ["Victims", "Police"] or headings[0].startswith("Victims")
+    aids = next(h.text for h in d.find_elements(By.CSS_SELECTOR, ".deck h3") if h.text.startswith("Player aids"))
+    assert "1 design · 4 components" in aids  # not "1 designs"
     tiles = d.find_elements(By.CSS_SELECTOR, ".card")
     assert len(tiles) == 92
     g01 = d.find_element(By.CSS_SELECTOR, '.card[data-id="g01"]')
@@ -167,6 +169,7 @@ def test_the_page_shows_the_cards_refreshes_on_save_and_shows_errors(served, bro
     banner = wait_for(lambda: d.find_element(By.ID, "errors").is_displayed() and d.find_element(By.ID, "errors"),
                       timeout=10, what="the errors")
     assert f"error cards.csv:{row}:number: 'seven' is not a whole number" in banner.text
+    assert "Fix the sheet or template and save" in banner.text
     assert not d.find_elements(By.CSS_SELECTOR, ".card")
     shot(d, "preview-errors")
 

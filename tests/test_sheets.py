@@ -165,3 +165,63 @@ def test_whole_numbers_written_as_decimals_are_accepted(data):
     set_cell(data / "cards.csv", 41, "number", "3.0")
     set_cell(data / "cards.csv", 42, "number", "3.5")
     assert errors_of(data) == ["cards.csv:42:number: '3.5' is not a whole number"]
+
+
+# ------------------------------------------------------------------ headers
+def _rename(path, old, new):
+    rows = read_rows(path)
+    rows[0][rows[0].index(old)] = new
+    write_rows(path, rows)
+
+
+@pytest.mark.parametrize("typo,meant", [("txt", "text"), ("colour", "color"), ("Name", "name"), ("Count", "count"),
+                                        ("expansions", "expansion"),
+                                        ("nmae", "name"), ("nmber", "number"), ("requries", "requires")])
+def test_a_header_typo_is_one_error_that_names_the_column_meant(data, typo, meant):
+    _rename(data / "cards.csv", meant, typo)
+    # one line: no 'color is empty' for every row, no 'missing column' beside it
+    assert errors_of(data) == [f"cards.csv:1:{typo}: unknown column '{typo}'; did you mean '{meant}'?"]
+
+
+def test_a_missing_required_column_is_one_error(data):
+    rows = read_rows(data / "cards.csv")
+    i = rows[0].index("color")
+    write_rows(data / "cards.csv", [r[:i] + r[i + 1:] for r in rows])
+    victims = find_row(data / "cards.csv", "deck", "victim")
+    assert errors_of(data) == [f"cards.csv:1:color: no column 'color' in the header; victims of pyramid-scheme need "
+                               f"it (64 rows, the first on row {victims})"]
+
+
+def test_an_unrelated_unknown_header_is_a_warning_shown_with_the_errors(data):
+    from model.errors import InputErrors
+
+    _rename(data / "cards.csv", "symbol", "artist")
+    set_cell(data / "cards.csv", 41, "number", "seven")
+    with pytest.raises(InputErrors) as exc:
+        load_project(data)
+    assert [str(p) for p in exc.value.problems] == ["cards.csv:41:number: 'seven' is not a whole number"]
+    assert [str(p) for p in exc.value.warnings][0].startswith("cards.csv:1:artist: unknown column 'artist' is ignored")
+
+
+def test_two_files_for_one_sheet_are_an_error_naming_both(data):
+    import pandas as pd
+
+    pd.read_csv(data / "cards.csv", dtype=str, keep_default_na=False).to_excel(data / "cards.xlsx", index=False)
+    assert errors_of(data) == ["cards.csv: cards.csv and cards.xlsx are both here: pnp would read cards.csv and "
+                               "ignore the other, so edits to one of them would be lost; keep one (delete or rename "
+                               "the other)"]
+    (data / "cards.csv").unlink()
+    assert load_project(data).games["pyramid-scheme"].cards  # the workbook alone is read
+
+
+def test_control_characters_are_removed_with_a_warning(data):
+    path = data / "cards.csv"
+    row = find_row(path, "id", "g03")
+    set_cell(path, row, "name", "Lawn\x07 Ranger\x1b[31m")
+    set_cell(path, row + 1, "text", "first line\r\nsecond line")
+    project = load_project(data)
+    by_id = project.games["pyramid-scheme"].by_id()
+    assert by_id["g03"].name == "Lawn Ranger[31m"
+    assert by_id[read_rows(path)[row][2]].text == "first line\nsecond line"
+    assert [str(w) for w in project.warnings] == [
+        f"cards.csv:{row}:name: invisible control characters U+0007, U+001B removed: they cannot be printed"]

@@ -14,7 +14,7 @@ import pytest
 from preview.session import Session, summary
 from preview.watch import ChangeFilter, watch
 
-from helpers import REPO, copy_game, find_row, set_cell
+from helpers import REPO, copy_game, find_row, read_rows, set_cell
 
 SLUG = "pyramid-scheme"
 
@@ -40,10 +40,18 @@ def test_a_session_builds_what_changed_keeps_the_last_good_pdfs_and_recovers(dat
     first = session.build()
     assert first.ok and f"{SLUG}: 92 of 92 designs rendered" in summary(first)[0]
     cards = data / "cards.csv"
-    set_cell(cards, find_row(cards, "id", "g03"), "text", "Waters the lawn at noon.")
+    g03 = find_row(cards, "id", "g03")
+    before = read_rows(cards)[g03 - 1][read_rows(cards)[0].index("text")]
+    set_cell(cards, g03, "text", "Waters the lawn at noon.")
     snap = session.build([cards])
     line = summary(snap)[0]
-    assert f"cards.csv: {SLUG}: 1 of 92 designs rendered (g03); 2 files written in" in line
+    assert f"cards.csv: {SLUG}: 1 of 92 designs changed (g03), rendered; 2 files written in" in line
+    assert [c.id for g in snap.games for _, _, cs in g.decks for c in cs if c.changed] == ["g03"]
+    # the edit undone: the design changed again (back), and its picture comes from the cache
+    set_cell(cards, g03, "text", before)
+    snap = session.build([cards])
+    assert f"cards.csv: {SLUG}: 1 of 92 designs changed (g03), from the cache; 2 files written in" in summary(snap)[0]
+    assert session.build([cards]).ok and "no design changed" in summary(session.snapshot)[0]
 
     pdf = out / SLUG / f"{SLUG}-cards.pdf"
     good = pdf.read_bytes()
@@ -116,11 +124,11 @@ def test_pnp_watch_prints_a_line_per_build_and_ends_on_ctrl_c(data, tmp_path):
             time.sleep(0.2)
         cards = data / "cards.csv"
         n = 0
-        while not any("1 of 92 designs rendered (g02)" in line for line in lines) and time.monotonic() < deadline:
+        while not any("1 of 92 designs changed (g02), rendered" in line for line in lines) and time.monotonic() < deadline:
             n += 1
             set_cell(cards, find_row(cards, "id", "g02"), "name", f"Lawn Ranger {n}")
             time.sleep(1.0)
-        assert any("1 of 92 designs rendered (g02)" in line for line in lines), lines
+        assert any("1 of 92 designs changed (g02), rendered" in line for line in lines), lines
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=30)
@@ -129,3 +137,45 @@ def test_pnp_watch_prints_a_line_per_build_and_ends_on_ctrl_c(data, tmp_path):
     assert lines[-1].strip() == "stopped watching."
     assert "Traceback" not in "".join(lines)
     assert not [p for p in (tmp_path / "out" / SLUG).iterdir() if p.name.startswith(".")]
+
+
+def test_the_session_shows_and_counts_the_warnings_check_gives(data, tmp_path):
+    from pnp.findings import game_checks
+
+    session = Session(data, [SLUG], tmp_path / "out", checks=game_checks)
+    snap = session.build()
+    lines = summary(snap)
+    deck_warning = ("goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
+                    "4 colours give at most 5 levels otherwise")
+    assert lines[0].endswith(", 1 warning") and f"  warning {deck_warning}" in lines
+    goal = next(c for g in snap.games for _, _, cs in g.decks for c in cs if (c.sheet, c.row) == ("goals.csv", 15))
+    assert any("a branch 6 levels deep" in w for w in goal.warnings)  # on the card it belongs to, on the page
+    # a deck-level warning (a count against the rulebook) is shown and counted too
+    rows = read_rows(data / "cards.csv")
+    founder = next(n for n, r in enumerate(rows, 1) if r[1] == "founder")
+    set_cell(data / "cards.csv", founder, "count", "2")
+    snap = session.build([data / "cards.csv"])
+    lines = summary(snap)
+    assert lines[0].endswith(", 2 warnings"), lines
+    assert "  warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in lines
+    assert "warning cards.csv:count: pyramid-scheme: 5 founders in the base game, the rulebook has 4" in snap.warnings
+    session.close()
+
+
+def test_a_bug_during_a_rebuild_is_said_and_the_loop_goes_on(data, tmp_path, monkeypatch, capsys):
+    import preview.session
+
+    session = Session(data, [SLUG], tmp_path / "out")
+    assert session.build().ok
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal mistake")
+
+    monkeypatch.setattr(preview.session, "build_games", broken)
+    snap = session.build([data / "cards.csv"])
+    assert snap.errors == ["error pnp hit a bug (RuntimeError: an internal mistake); this is not a mistake in your "
+                           "files: please report it on the pnp issue tracker with the traceback printed above"]
+    assert "RuntimeError: an internal mistake" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert session.build([data / "cards.csv"]).ok  # the next save builds again
+    session.close()

@@ -272,9 +272,9 @@ class Pool:
             if self.workers <= 1:
                 self.executor = InlineExecutor()
             else:
-                from concurrent.futures import ProcessPoolExecutor
+                from model.workers import process_pool
 
-                self.executor = ProcessPoolExecutor(self.workers)
+                self.executor = process_pool(self.workers)
 
     def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
         """``fn(item)`` for each item, results in item order, at most ``window`` in flight."""

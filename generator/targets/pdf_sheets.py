@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..designs import RenderedDesign, RenderedGame
-from ..layout import PRINTER_MARGIN, Sheet, back_marks, back_slots, grid, gutterfold
+from ..layout import PRINTER_MARGIN, LayoutError, Sheet, back_marks, back_slots, grid, gutterfold
 from ..pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
@@ -66,8 +66,11 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
         deck = manifest.decks[name]
         s = deck.size
         folded = opts.layout == "gutterfold" and deck.back is not None
-        sheet = (gutterfold if folded else grid)(opts.page, s.width, s.height, s.bleed,
-                                                 printer_margin=opts.printer_margin)
+        try:
+            sheet = (gutterfold if folded else grid)(opts.page, s.width, s.height, s.bleed,
+                                                     printer_margin=opts.printer_margin)
+        except LayoutError as exc:
+            raise LayoutError(f"deck '{name}': {exc}") from None
         for n in sheet.notes:
             found.setdefault(n, []).append(deck.label)
         copies = [d for d in items for _ in range(d.count)]

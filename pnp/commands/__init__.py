@@ -7,6 +7,7 @@ for the generator's.
 """
 
 COMMANDS = {
+    "new": "new",
     "check": "check",
     "build": "build",
     "validate": "validate",

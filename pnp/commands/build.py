@@ -54,6 +54,8 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_
     from generator.diskcache import DiskCache, cache_folder
     from model.sheets import load_project
 
+    from ..findings import project_checks
+
     start = time.perf_counter()
     if layout == "gutterfold":
         for name, flag in (("duplex", "--duplex"), ("back_offset", "--back-offset")):
@@ -61,12 +63,13 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_
                 raise click.UsageError(f"{flag} does not apply to --layout gutterfold: fronts and backs share a page")
     offset = parse_offset(back_offset)
     project = load_project(data, list(games) or None)
-    report_problems(project.warnings)
     if not games:
         for slug in project.drop_empty():
             err.print(f"skipped {slug}: no rows in the sheets yet")
     boxes = project.select_expansions(expansions, strict=bool(games))
     out_dir = out_dir or (data / "output")
+    cache = None if no_cache else DiskCache(cache_folder(out_dir))
+    found = checked(project, cache)
     targets = BuildOptions.targets + (("proof",) if proof else ())
     jobs = [(game, BuildOptions(page, duplex, offset, out_dir, boxes[slug], targets=targets, layout=layout,
                                 printer_margin=printer_margin))
@@ -75,7 +78,6 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_
 
     with progress_bar(TextColumn("{task.completed}/{task.total}")) as progress:
         task = progress.add_task("building", total=len(jobs))
-        cache = None if no_cache else DiskCache(cache_folder(out_dir))
         results = build_games(jobs, workers=os.cpu_count() or 1, done=lambda r: progress.advance(task, 1),
                               cache=cache)
     for r in results:
@@ -83,15 +85,51 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_
         for note in r.notes:
             err.print(f"note {r.game}: {note}", highlight=False)
     how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}"
-    table = Table(title=f"pnp build ({page}, {how}, printer margin {printer_margin:g} mm)", title_justify="left")
-    for col in ("game", "components", "designs", "pages", "warnings", "seconds"):
-        table.add_column(col, justify="left" if col == "game" else "right")
-    for r in results:
-        table.add_row(r.game, str(r.components), str(sum(d.designs for d in r.decks)), str(r.pages),
-                      str(len(r.warnings)), f"{r.seconds:.2f}")
-    out.print(table)
+    out.print(summary_table(f"pnp build ({page}, {how}, printer margin {printer_margin:g} mm)", results, found))
     for r in results:
         for f in r.files:
             out.print(f"wrote {f}")
-    out.print(f"Done in {time.perf_counter() - start:.2f} s.")
+    out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(results, found)}")
 
+
+def checked(project, cache=None):
+    """The project's further findings (``pnp check``'s deck and palette checks),
+    printed; their errors stop the command as the sheets' do.  Returns
+    (sheet-wide problems, {slug: the game's own})."""
+    from model.errors import InputErrors
+
+    from ..findings import project_checks
+
+    general, by_game = project_checks(project, cache)
+    if cache is not None:
+        cache.flush()
+    found = sorted(general + [p for own in by_game.values() for p in own])
+    if any(p.is_error for p in found):
+        raise InputErrors(found)
+    report_problems(found)
+    return general, by_game
+
+
+def summary_table(title: str, results, found) -> Table:
+    """One row per game: what was built and every warning it got (its rows', its
+    checks' and the build's own)."""
+    _, by_game = found
+    table = Table(title=title, title_justify="left", caption_justify="left",
+                  caption="copies: components printed; card pages: fronts and backs; ref. pages: the reference "
+                          "sheet; warnings: the sheets', the checks' and the build's")
+    for col in ("game", "designs", "copies", "card pages", "ref. pages", "warnings", "seconds"):
+        table.add_column(col, justify="left" if col == "game" else "right", no_wrap=col == "game",
+                         min_width=max(len(w) for w in col.split()))
+    for r in results:
+        sheets = sum(n for name, n in r.target_pages.items() if name != "reference")
+        table.add_row(r.game, str(sum(d.designs for d in r.decks)), str(r.components), str(sheets),
+                      str(r.target_pages.get("reference", 0)),
+                      str(len(by_game.get(r.game, [])) + len(r.warnings)), f"{r.seconds:.2f}")
+    return table
+
+
+def warnings_line(results, found) -> str:
+    """`` 3 warnings (above).`` after the last line, or nothing."""
+    general, by_game = found
+    n = len(general) + sum(len(v) for v in by_game.values()) + sum(len(r.warnings) for r in results)
+    return f" {n} warning{'s' if n != 1 else ''} (above)." if n else ""

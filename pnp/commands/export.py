@@ -12,6 +12,7 @@ from generator.defaults import DEFAULT_DPI
 
 from ..console import err, out, progress_bar, report_problems
 from ..options import data_option, expansion_option, out_option
+from .build import checked
 
 
 @click.command()
@@ -38,10 +39,10 @@ def export(games, data, to, dpi, trim, base_url, out_dir, expansions):
     options = ExportOptions(to, out_dir or (data / "output"), dpi, trim, base_url, os.cpu_count() or 1)
     check_options(options)  # refuse a bad request before loading anything
     project = load_project(data, list(games) or None)
-    report_problems(project.warnings)
     if not games:
         for slug in project.drop_empty():
             err.print(f"skipped {slug}: no rows in the sheets yet")
+    _, by_game = checked(project)  # the warnings pnp check gives, shown and counted as pnp build does
     boxes = project.select_expansions(expansions, strict=bool(games))
     jobs = [(game, boxes[slug]) for slug, game in project.games.items()]
     from rich.progress import TextColumn
@@ -55,7 +56,8 @@ def export(games, data, to, dpi, trim, base_url, out_dir, expansions):
     for col in ("game", "files", "warnings", "seconds"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for r in results:
-        table.add_row(r.game, str(len(r.files)), str(len(r.warnings)), f"{r.seconds:.2f}")
+        table.add_row(r.game, str(len(r.files)), str(len(by_game.get(r.game, [])) + len(r.warnings)),
+                      f"{r.seconds:.2f}")
     out.print(table)
     for r in results:
         folders = sorted({str(f.parent) for f in r.files})

@@ -27,8 +27,10 @@ def print_build(snap) -> None:
 def start_session(data, games, out_dir, page, expansions, no_cache):
     from preview.session import Session
 
+    from ..findings import game_checks
+
     session = Session(data, list(games) or None, out_dir or (data / "output"), BuildOptions(page=page),
-                      expansions, cache=not no_cache)
+                      expansions, cache=not no_cache, checks=game_checks)
     # the first build may use every core; later ones are small and run beside the watcher
     print_build(session.build(workers=os.cpu_count() or 1))
     return session

@@ -1,0 +1,120 @@
+"""pnp new: a game that check and build accept at once, written beside what is
+there without touching it, and never over anything."""
+
+from __future__ import annotations
+
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+
+from helpers import copy_game
+
+
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_a_new_game_in_a_new_folder_checks_and_builds(tmp_path):
+    data = tmp_path / "mine"
+    code, output = run("new", "moon-base", "--data", data)
+    assert code == 0, output
+    assert sorted(p.relative_to(data).as_posix() for p in data.rglob("*") if p.is_file()) == [
+        "cards.csv", "templates/moon-base/back.svg.j2", "templates/moon-base/card.svg.j2",
+        "templates/moon-base/game.toml"]
+    assert f"Next: pnp check moon-base --data {data}" in output
+    code, output = run("check", "--data", data)
+    assert code == 0 and output.splitlines()[-1] == "All sheets and templates are fine.", output
+    code, output = run("build", "--data", data)
+    assert code == 0, output
+    pdf = data / "output" / "moon-base" / "moon-base-cards.pdf"
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == 2  # 6 cards on one page of fronts, then its backs
+    text = reader.pages[0].extract_text()
+    assert all(name in text for name in ("Red One", "Blue Two", "Green Three")) and "Moon Base" in \
+        reader.pages[1].extract_text()
+    # the cards are drawn in their colours' fills, as the manifest says: the red cards in the first
+    # row of the page, the blue and the green one in the second
+    image = pdfium.PdfDocument(pdf)[0].render(scale=1).to_pil().convert("RGB")
+    w, h = image.size
+
+    def share(colour, top, bottom):
+        pixels = [image.getpixel((x, y)) for x in range(0, w, 2) for y in range(int(top * h), int(bottom * h), 2)]
+        return sum(all(abs(a - b) < 8 for a, b in zip(px, colour)) for px in pixels) / len(pixels)
+
+    red, blue, green = (0xC0, 0x39, 0x2B), (0x24, 0x71, 0xA3), (0x1E, 0x84, 0x49)
+    assert share(red, 0.05, 0.3) > 0.15 and share(red, 0.36, 0.62) < 0.01
+    assert share(blue, 0.36, 0.62) > 0.1 and share(green, 0.36, 0.62) > 0.04
+
+
+def test_a_new_game_joins_an_existing_sheet_byte_for_byte(tmp_path):
+    data = copy_game(tmp_path / "data")
+    sheet = data / "cards.csv"
+    text = sheet.read_text(encoding="utf-8").replace(",", ";").replace("\n", "\r\n")
+    sheet.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))  # saved by a spreadsheet program: BOM, ';', CR LF
+    before = sheet.read_bytes()
+    code, output = run("new", "moon-base", "--data", data, "--title", 'The "Moon" Base')
+    assert code == 0, output
+    after = sheet.read_bytes()
+    assert after.startswith(before)
+    added = after[len(before):].decode("utf-8")
+    assert added.startswith("moon-base;card;red-1;Red One;3;red;1;") and added.endswith("\r\n")
+    assert added.count("\r\n") == 3
+    code, output = run("check", "--data", data)
+    assert code == 0, output
+    code, output = run("build", "moon-base", "--data", data, "--out", tmp_path / "out")
+    assert code == 0, output
+    back = pypdf.PdfReader(tmp_path / "out" / "moon-base" / "moon-base-cards.pdf").pages[1].extract_text()
+    assert 'The "Moon" Base' in back
+
+
+@pytest.mark.parametrize("slug,line,code", [
+    ("Moon Base", "error 'Moon Base' cannot name a game: use lowercase letters, digits and single '-' between them, "
+                  "starting with a letter, at most 40 characters (e.g. moon-base)", 2),
+    ("9lives", "error '9lives' cannot name a game: use lowercase letters, digits and single '-' between them, "
+               "starting with a letter, at most 40 characters (e.g. game-9lives)", 2),
+    ("moon--base", "error 'moon--base' cannot name a game: use lowercase letters, digits and single '-' between "
+                   "them, starting with a letter, at most 40 characters (e.g. moon-base)", 2),
+    ("pyramid-scheme", "error 'pyramid-scheme' is taken: a bundled game with a rules engine has it; pick another "
+                       "slug", 2),
+])
+def test_a_bad_slug_is_refused(tmp_path, slug, line, code):
+    result, output = run("new", slug, "--data", tmp_path / "mine")
+    assert (result, output.splitlines()) == (code, [line])
+    assert not (tmp_path / "mine").exists()
+
+
+def test_it_never_overwrites(tmp_path):
+    data = tmp_path / "mine"
+    assert run("new", "moon-base", "--data", data)[0] == 0
+    files = {p: p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    code, output = run("new", "moon-base", "--data", data)
+    assert code == 1 and output.splitlines() == [
+        f"error {data}/templates/moon-base already exists; pnp new never overwrites: pick another slug, or remove "
+        "the folder first"]
+    # the folder gone, its rows still there: refused too
+    for p in (data / "templates" / "moon-base").iterdir():
+        p.unlink()
+    (data / "templates" / "moon-base").rmdir()
+    code, output = run("new", "moon-base", "--data", data)
+    assert code == 1 and output.splitlines() == [
+        "error cards.csv already has rows of 'moon-base' (row 2 and 2 more); pnp new starts a game that does not "
+        "exist yet"]
+    assert not (data / "templates" / "moon-base").exists()
+    assert {p: p.read_bytes() for p in data.rglob("*") if p.is_file()} == \
+        {p: b for p, b in files.items() if "templates" not in p.parts}
+
+
+def test_a_workbook_is_not_rewritten(tmp_path):
+    import pandas as pd
+
+    data = tmp_path / "mine"
+    data.mkdir()
+    pd.DataFrame([["a", "card", "x", "X", 1]], columns=["game", "deck", "id", "name", "count"]).to_excel(
+        data / "cards.xlsx", index=False)
+    code, output = run("new", "moon-base", "--data", data)
+    assert code == 1 and "pnp new adds its sample rows to cards.csv only" in output
+    assert sorted(p.name for p in data.iterdir()) == ["cards.xlsx"]
