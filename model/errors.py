@@ -116,9 +116,6 @@ class EngineError(PnpError):
         super().__init__(f"{file}:{line}: {message}" if file and line else f"{file}: {message}" if file else message)
         self.file, self.line, self.what = file, line, message
 
-    def __reduce__(self):
-        return (type(self), (self.what, self.file, self.line))
-
 
 class EngineFailure(EngineError):
     """A rules engine failed inside one game (raised, stopped ending, played a
@@ -130,9 +127,6 @@ class EngineFailure(EngineError):
         PnpError.__init__(self, message)
         self.file = self.line = None
         self.what, self.seed, self.step, self.lines = message, seed, step, tuple(lines)
-
-    def __reduce__(self):  # crosses from worker processes to the runner
-        return (type(self), (str(self), self.seed, self.step, self.lines))
 
 
 class EngineExists(PnpError):
@@ -151,7 +145,3 @@ class InvariantViolation(PnpError):
         bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
         super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
                          f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")
-        self._args = (slug, seed, step, message, players, bots)
-
-    def __reduce__(self):  # raised in a worker process, re-raised by the runner: it must unpickle
-        return (type(self), self._args)

@@ -4,6 +4,7 @@ placeholder game for any deck that passes --conformance and writes a report at o
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -90,5 +91,30 @@ def test_the_slug_is_checked_and_defaults_come_from_the_folder(tmp_path):
     assert not (tmp_path / "templates").exists()
     written = write_rules(tmp_path / "templates" / "night-market")  # no manifest yet: the folder's name, 2-4
     text = written[0].read_text(encoding="utf-8")
-    assert 'slug="night-market"' in text and 'title="Night Market"' in text
+    assert 'slug="night-market"' in text and "title='Night Market'" in text
     assert "min_players=2," in text and "max_players=4," in text
+
+
+def test_pnp_new_with_rules_starts_a_game_and_its_engine(tmp_path):
+    data = tmp_path / "mine"
+    done = CliRunner().invoke(main, ["new", "moon-base", "--rules", "--data", str(data), "--title", 'The "Moon" Base'],
+                              catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    rules = data / "templates" / "moon-base" / "rules"
+    assert sorted(p.name for p in rules.iterdir()) == ["__init__.py", "game.py"]
+    assert f"Rules: pnp validate moon-base --data {data} --conformance checks the engine" in done.output
+    spec = get_spec(load_project(data, ["moon-base"]).games["moon-base"])
+    assert spec.title == 'The "Moon" Base' and (spec.min_players, spec.max_players) == (2, 4)  # pnp new's manifest
+    checked = CliRunner().invoke(main, ["validate", "moon-base", "--data", str(data), "--conformance"],
+                                 catch_exceptions=False)
+    assert checked.exit_code == 0 and "moon-base: every check held" in checked.output
+    # a game that exists gets the engine alone; one that has rules keeps them
+    shutil.rmtree(rules)
+    again = CliRunner().invoke(main, ["new", "moon-base", "--rules", "--data", str(data)], catch_exceptions=False)
+    assert again.exit_code == 0 and again.output.startswith(f"wrote {rules}/__init__.py")
+    (rules / "game.py").write_text("# mine\n", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["new", "moon-base", "--rules", "--data", str(data)], catch_exceptions=False)
+    assert refused.exit_code == 1 and "rules/ already exists; nothing was written" in refused.output
+    assert (rules / "game.py").read_text(encoding="utf-8") == "# mine\n"
+    bundled = CliRunner().invoke(main, ["new", "pyramid-shambo", "--rules", "--data", str(data)])
+    assert bundled.exit_code == 2 and "'pyramid-shambo' is taken" in bundled.output
