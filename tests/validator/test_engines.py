@@ -15,6 +15,7 @@ from model.errors import EngineError, NoRulesEngine
 from model.sheets import load_project
 from pnp.cli import main
 from validator.kit import ENGINES, engines, get_spec, has_rules, registry, rules_hash
+from validator.kit.folder import arrived, carry
 from validator.validate import Options, validate_game
 
 from helpers import EXAMPLE, TOMBS_RULES, copy_game, edit_rules
@@ -273,4 +274,11 @@ def test_local_workers_and_a_dask_cluster_play_the_same_games(tmp_path):
     # Dask workers are fresh interpreters (processes=True): the engine travels with the batches
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   protocol="tcp", host="127.0.0.1") as cluster:
+        game = get_spec(data).make(data, 3)
+        with distributed.Client(cluster) as client:  # a worker that cannot load the engine fails here, in time
+            assert client.submit(_players_of, carry(game, game)).result(timeout=60) == 3
         assert _games_csv(data, tmp_path, "dask", scheduler=cluster.scheduler_address) == one
+
+
+def _players_of(carried) -> int:
+    return arrived(carried).players
