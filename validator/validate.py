@@ -119,7 +119,8 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
     writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
-    pending.append(writer) if writer else None
+    if writer:
+        pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
     skill_total = skill_games * len(pairs)

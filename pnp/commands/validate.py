@@ -113,8 +113,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
                                get_spec(project.games[slug]).parse_options(list(rules)), strict=True,
                                expansions=boxes[slug], thresholds=th)
         except EngineFailure as exc:
-            lines = exc.lines  # the moves up to the failure, then the failure
-            for line in lines:
+            for line in exc.lines:  # the moves up to the failure, then the failure's own line
                 click.echo(line)
             raise
         for line in lines:
