@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -27,7 +27,7 @@ from model.sheets import Game
 from .cache import DrawingStore
 from .defaults import DEFAULT_TARGETS
 from .keys import content_hash
-from .layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin
+from .layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
 
 if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
     from .designs import RenderedGame
@@ -49,8 +49,10 @@ class BuildOptions:
     expansions: set[str] | None = None  # None: every expansion
     targets: tuple[str, ...] = DEFAULT_TARGETS  # names in generator.targets.TARGETS, made in this order
     settings: dict[str, dict] = field(default_factory=dict)  # target name -> its own settings, for its configure()
-    layout: str = "grid"  # grid (duplex) or gutterfold (fronts and backs on one page, folded)
+    layout: str = "grid"  # grid (duplex), shared (neighbours share cut lines) or gutterfold (folded)
     printer_margin: float = PRINTER_MARGIN  # mm the printer cannot print at each edge of the paper
+    bleed: float | None = None  # the least bleed each component keeps on the sheets (mm); None: all of its own
+    only: tuple[str, ...] = ()  # ids: just these components, in <game>-selected.pdf
 
 
 @dataclass
@@ -181,10 +183,16 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     if options.layout not in LAYOUTS:
         raise InputErrors([Problem("--layout", None, None, f"unknown layout '{options.layout}'; "
                                    f"known: {', '.join(LAYOUTS)}")])
-    try:
-        check_printer_margin(options.printer_margin)
-    except LayoutError as exc:
-        raise InputErrors([Problem("--printer-margin", None, None, str(exc))]) from None
+    for flag, check in (("--printer-margin", lambda: check_printer_margin(options.printer_margin)),
+                        ("--page", lambda: page_size(options.page))):
+        try:
+            check()
+        except LayoutError as exc:
+            raise InputErrors([Problem(flag, None, None, str(exc))]) from None
+    if options.bleed is not None and options.bleed < 0:
+        raise InputErrors([Problem("--bleed", None, None, f"a bleed of {options.bleed:g} mm is below 0")])
+    if options.only:
+        game = replace(game, cards=[c for c in game.cards if c.id in set(options.only)])
     from .targets import TARGETS
 
     names = _target_names(options, reference)

@@ -22,9 +22,19 @@ its own key (``keys.py``):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from model.errors import Problem
+
+#: The build cache's folder inside an output folder (``diskcache.DiskCache`` keeps its database
+#: there, ``uptodate`` its records of builds); ``pnp clean`` removes it.
+CACHE_DIR = ".pnp-cache"
+
+
+def cache_folder(out: Path) -> Path:
+    """Where builds into ``out`` keep their cache."""
+    return Path(out) / CACHE_DIR
 
 Drawing = Any  # a reportlab.graphics.shapes.Drawing
 

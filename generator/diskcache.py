@@ -39,19 +39,13 @@ from pathlib import Path
 from model.errors import Problem
 
 from . import displaylist
-from .cache import Drawing, RenderedSvg
+from .cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
 
-CACHE_DIR = ".pnp-cache"
 DB_NAME = "cache.sqlite"
 SCHEMA = 1
 FLUSH_EVERY = 200
 DIGEST = 16
 SVG_FORMAT = 2
-
-
-def cache_folder(out: Path) -> Path:
-    """Where builds into ``out`` keep their cache."""
-    return Path(out) / CACHE_DIR
 
 
 def _seal(payload: bytes) -> bytes:

@@ -154,8 +154,8 @@ def input_key(fingerprint: str, deck: str, card) -> str:
 def content_hash(game, options) -> str:
     """A short hash of everything that is printed: the rows, the game's template
     folder, the generator's own templates, the tool version and the options
-    (``page``, ``duplex``, ``back_offset``, ``layout``, ``printer_margin``,
-    ``expansions`` of a BuildOptions)."""
+    (``page``, ``duplex``, ``back_offset``, ``layout``, ``printer_margin``, ``bleed``,
+    ``only``, ``expansions`` of a BuildOptions)."""
     from model import __version__
 
     h = hashlib.sha256(__version__.encode())
@@ -167,4 +167,5 @@ def content_hash(game, options) -> str:
             h.update(path.read_bytes())
     h.update(repr((options.page, options.duplex, options.back_offset)).encode())
     h.update(repr((getattr(options, "layout", "grid"), getattr(options, "printer_margin", None))).encode())
+    h.update(repr((getattr(options, "bleed", None), tuple(getattr(options, "only", ()) or ()))).encode())
     return h.hexdigest()[:10]

@@ -6,33 +6,43 @@ crop mark and fold line without rendering anything.
 The printable area: home printers cannot print the outer few millimetres of a
 sheet, so everything that must print (artwork with its bleed, crop marks, the
 footer) stays ``printer_margin`` (default 4 mm) inside the paper's edge.  The
-footer sits in a band just above the bottom margin (an equal band at the top
-stays empty); the grid fills the rest.
+footer sits in a band just above the bottom margin (on a backs page turned over
+the short edge, the band that one turns into: at the top); the grid fills the
+rest.
 
-The rule, per axis: as many components as fit with their outer bleed and room
-for crop marks of at least ``MIN_MARK`` mm on both sides; gutters between
-neighbours then grow up to twice the bleed (each component keeps its full
-bleed); what is left widens the margins and lengthens the crop marks (up to
-``MARK_LENGTH``).  When a gutter is narrower than twice the bleed, each
-neighbour's bleed is clipped at the middle of the gutter.  Crop marks extend
-every trim line into the margins only, so they never touch any artwork.  A
+The rule, per axis: as many components as fit, each keeping ``keep`` mm of its
+bleed on every side (by default all of it), neighbours at least ``MIN_GUTTER``
+apart when they are cut apart along crop marks, and room for crop marks of at
+least ``MIN_MARK`` mm on both sides; then the bleed kept grows, up to the full
+bleed, while they still fit; what is left widens the margins and lengthens the
+crop marks (up to ``MARK_LENGTH``).  With ``shared`` cut lines neighbours touch
+and the bleed is kept around the sheet's outer edge only.  Components are
+turned a quarter when that fits more of them.  Crop marks extend the trim lines
+of the filled slots into the margins only, so they never touch any artwork.  A
 component whose marks cannot fit even alone on an axis still prints when its
-bleed fits: its trim lines on that axis are then drawn as full cut lines, and
-the sheet's ``notes`` say so, as they say when the margin costs a row or a
-column.
+bleed fits: its trim lines on that axis are then drawn as full cut lines.
+``sheet_notes`` says in words what a sheet holds, the bleed it keeps and what
+another bleed or printer margin would hold.
 
 ``gutterfold`` puts the fronts on one half of the page and their backs on the
-other, mirrored about a fold line, for printers without duplex.
+other, mirrored about a fold line, for printers without duplex; ``back_sheet``
+turns a fronts sheet over for its backs page, as the printer turns the paper.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 
-PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+#: Paper sizes by name, in mm (portrait): ISO A4 and A3, US Letter (8.5 x 11 in) and Tabloid (11 x 17 in).
+PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}
+MIN_PAGE, MAX_PAGE = 50.0, 2000.0  # the sides of a custom page size (WxH in mm)
 DUPLEX_MODES = ("long", "short", "none")
 
-LAYOUTS = ("grid", "gutterfold")
+#: grid: each component keeps its bleed on every side, fronts and backs on facing pages;
+#: shared: neighbours share their cut lines (bleed only around the sheet's outer edge);
+#: gutterfold: fronts and backs on one page, either side of a fold line.
+LAYOUTS = ("grid", "shared", "gutterfold")
 
 PRINTER_MARGIN = 4.0  # the unprintable edge of typical home printers
 MAX_PRINTER_MARGIN = 20.0
@@ -42,6 +52,8 @@ FOOTER_BASELINE = 1.0  # footer baseline, above the bottom margin
 MARK_GAP = 0.5  # from the outer bleed edge to the start of a crop mark
 MIN_MARK = 2.0  # crop marks are at least this long
 MARK_LENGTH = 5.0  # and at most this long
+MIN_GUTTER = 2.0  # components cut apart along crop marks stay at least this far apart (1 mm each)
+LEAST_BLEED = 1.0  # the least bleed a layout suggests keeping between neighbours
 FOLD_CLEARANCE = 1.0  # gutterfold: from the fold line to the nearest crop mark
 SAFE_MARGIN = 3.0  # proofs: the safe area lies this far inside the trim
 
@@ -93,7 +105,12 @@ class Slot:
     col: int
     trim: Rect  # where the component is cut
     clip: Rect  # how far its artwork (bleed) may reach
-    rotation: int = 0  # degrees, 0 or 180 (backs for short-edge flip)
+    rotation: int = 0  # degrees anticlockwise the design is turned in its slot: 0, 90, 180 or 270
+
+    @property
+    def design_size(self) -> tuple[float, float]:
+        """The design's own trim width and height (the slot's, unless turned a quarter)."""
+        return (self.trim.h, self.trim.w) if self.rotation % 180 else (self.trim.w, self.trim.h)
 
 
 @dataclass
@@ -104,14 +121,23 @@ class Sheet:
     cols: int
     gutter_x: float
     gutter_y: float
-    bleed: float
+    bleed: float  # the designs' own bleed
     slots: list[Slot] = field(default_factory=list)
     marks: list[Segment] = field(default_factory=list)
     printer_margin: float = 0.0
     cut_lines: list[Segment] = field(default_factory=list)  # full trim lines where marks had no room
     folds: list[Segment] = field(default_factory=list)  # gutterfold: the fold line
     back_slots: list[Slot] = field(default_factory=list)  # gutterfold: the backs, on the same page
-    notes: list[str] = field(default_factory=list)  # what the printable area cost, in words
+    kept: tuple[float, float] = (0.0, 0.0)  # bleed kept around each component, left/right and top/bottom
+    shared: bool = False  # neighbours share their cut lines (the bleed is kept at the sheet's edges only)
+    turned: bool = False  # the components are turned a quarter to fit more
+    area: Rect | None = None  # where the grid and its crop marks may go
+    marks_x: bool = True  # crop marks left and right (else full horizontal cut lines)
+    marks_y: bool = True  # crop marks above and below (else full vertical cut lines)
+    crop: bool = True  # crop marks at all (a template that draws its own cut lines needs none)
+    fold: tuple[str, float] | None = None  # gutterfold: ("vertical" or "horizontal", where)
+    footer_top: bool = False  # the footer sits in the band at the top (a back turned over the short edge)
+    edge_bleed: float = 0.0  # bleed kept at the outer sides of the grid
 
     @property
     def per_page(self) -> int:
@@ -135,6 +161,23 @@ class Sheet:
     def bleed_box(self) -> Rect:
         return _union(s.clip for s in self.all_slots)
 
+    @property
+    def kept_bleed(self) -> float:
+        """The least bleed any component keeps on any side."""
+        return min(self.kept)
+
+    def part(self, n: int) -> "Sheet":
+        """The sheet with only its first ``n`` slots filled: crop marks and cut lines for
+        those only (and, on a gutterfold page, for their backs)."""
+        if n >= len(self.slots):
+            return self
+        out = replace(self, slots=self.slots[:n], back_slots=self.back_slots[:n])
+        out.marks, out.cut_lines = _crop_marks(out.slots, self.area, self.marks_x, self.marks_y) if self.crop \
+            else ([], [])
+        if self.fold is not None:
+            out.marks, out.cut_lines = _fold_lines(out.marks, self.fold), _fold_lines(out.cut_lines, self.fold)
+        return out
+
 
 def _union(rects) -> Rect:
     rects = list(rects)
@@ -149,11 +192,30 @@ class LayoutError(ValueError):
     pass
 
 
-def page_size(name: str) -> tuple[float, float]:
-    try:
+def page_size(spec: str | tuple[float, float]) -> tuple[float, float]:
+    """A page's width and height in mm: a name in PAGE_SIZES or ``WxH`` in millimetres."""
+    if isinstance(spec, tuple):
+        return spec
+    name = spec.strip().lower()
+    if name in PAGE_SIZES:
         return PAGE_SIZES[name]
-    except KeyError:
-        raise LayoutError(f"unknown page size '{name}'; known: {', '.join(PAGE_SIZES)}") from None
+    parts = name.replace("mm", "").split("x")
+    try:
+        w, h = (float(v) for v in parts)
+    except ValueError:
+        raise LayoutError(f"unknown page size '{spec}'; give {', '.join(PAGE_SIZES)} or WxH in millimetres, "
+                          "e.g. 200x280") from None
+    if not (MIN_PAGE <= w <= MAX_PAGE and MIN_PAGE <= h <= MAX_PAGE):
+        raise LayoutError(f"a page of {w:g} x {h:g} mm is out of range; each side {MIN_PAGE:g} to {MAX_PAGE:g} mm")
+    return (w, h)
+
+
+def page_name(spec: str | tuple[float, float]) -> str:
+    """How notes and footers name a page: its name, or W x H mm."""
+    if isinstance(spec, str) and spec.strip().lower() in PAGE_SIZES:
+        return spec.strip().lower()
+    w, h = page_size(spec)
+    return f"{_fmt(w)} x {_fmt(h)} mm"
 
 
 def check_printer_margin(margin: float) -> float:
@@ -165,102 +227,169 @@ def check_printer_margin(margin: float) -> float:
 RESERVE = MARK_GAP + MIN_MARK  # outer bleed edge to the edge of the printable area, at least
 
 
-def _count(length: float, size: float, bleed: float, reserve: float) -> int:
-    """How many components fit along one axis with zero gutters and ``reserve`` on both sides."""
-    return max(int((length - 2 * bleed - 2 * reserve + 1e-9) // size), 0)
-
-
-def _gutter(length: float, size: float, n: int, bleed: float, reserve: float) -> float:
-    if n <= 1:
-        return 0.0
-    spare = length - n * size - 2 * bleed - 2 * reserve
-    return round(min(2 * bleed, max(0.0, spare / (n - 1))), 4)
-
-
 def _grid_area(page_w: float, page_h: float, margin: float) -> Rect:
     """Where the grid and its crop marks go: the printable area less a footer band at
-    the bottom and one at the top (so that backs turned over the short edge keep
-    their crop marks off the footer too)."""
-    return Rect(margin, margin + FOOTER_BAND, page_w - 2 * margin, page_h - 2 * margin - 2 * FOOTER_BAND)
+    the bottom.  (A backs page turned over the short edge has the band at the top:
+    its footer goes there, ``back_sheet``.)"""
+    return Rect(margin, margin + FOOTER_BAND, page_w - 2 * margin, page_h - 2 * margin - FOOTER_BAND)
 
 
 def _fmt(v: float) -> str:
-    return f"{v:g}"
+    return f"{round(v, 2):g}"
+
+
+@dataclass(frozen=True)
+class _Axis:
+    count: int
+    gutter: float  # between neighbours' trim lines
+    edge: float  # bleed kept at the outer sides
+    inner: float  # bleed kept towards a neighbour
+    marks: bool  # room for crop marks outside the grid
+
+
+def _axis(length: float, size: float, bleed: float, keep: float, shared: bool, marks: bool,
+          min_gutter: float) -> _Axis | None:
+    """As many components of ``size`` as fit along ``length`` each keeping ``keep`` of its
+    ``bleed`` on every side (``shared``: at the outer sides only, neighbours touching), with
+    room for crop marks; then the bleed kept grows, up to the full bleed, while they still fit."""
+    for reserve in ((RESERVE, 0.0) if marks else (0.0,)):
+        def need(n: int, e: float) -> float:
+            gutter = 0.0 if shared else max(2 * e, min_gutter)
+            return n * size + (n - 1) * gutter + 2 * e + 2 * reserve
+
+        gutter0 = 0.0 if shared else max(2 * keep, min_gutter)
+        n = int((length - 2 * keep - 2 * reserve + gutter0 + 1e-9) // (size + gutter0))
+        if reserve == 0.0 and marks:
+            n = min(n, 1)  # without crop marks only a component that cannot have them: full cut lines
+        if n < 1:
+            continue
+        lo, hi = keep, bleed
+        if need(n, hi) > length + 1e-9:
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if need(n, mid) <= length + 1e-9 else (lo, mid)
+        e = math.floor(lo * 1e4) / 1e4
+        gutter = 0.0 if shared else round(max(2 * e, min_gutter), 4)
+        return _Axis(n, gutter, e, 0.0 if shared else min(bleed, gutter / 2), reserve > 0 or not marks)
+    return None
 
 
 def grid(page: str | tuple[float, float], width: float, height: float, bleed: float, *,
-         printer_margin: float = PRINTER_MARGIN, area: Rect | None = None) -> Sheet:
+         printer_margin: float = PRINTER_MARGIN, area: Rect | None = None, keep: float | None = None,
+         shared: bool = False, turn: bool | None = None, marks: bool = True) -> Sheet:
     """The front sheet for components of ``width`` x ``height`` mm with ``bleed``,
-    everything inside the printable area (``area``: a part of it, for gutterfold)."""
-    page_w, page_h = page_size(page) if isinstance(page, str) else page
+    everything inside the printable area (``area``: a part of it, for gutterfold).
+
+    Each component keeps ``keep`` mm of its bleed on every side at least (default: all
+    of it), more where the page leaves room; ``shared``: neighbours share their cut
+    lines and the bleed is kept around the sheet's outer edge only.  Components are
+    turned a quarter when that fits more of them (``turn`` True or False: always or
+    never).  ``marks=False``: a template that draws its own cut lines, no room for
+    crop marks is kept."""
+    page_w, page_h = page_size(page)
     m = check_printer_margin(printer_margin)
     area = area or _grid_area(page_w, page_h, m)
-    axes = []
-    for length, size, label in ((area.w, width, "column"), (area.h, height, "row")):
-        n = _count(length, size, bleed, RESERVE)
-        marks = True
-        if n < 1 and _count(length, size, bleed, 0.0) >= 1:
-            n, marks = 1, False  # fits without room for crop marks: full cut lines instead
-        axes.append((n, marks, label))
-    (cols, marks_x, _), (rows, marks_y, _) = axes
-    if cols < 1 or rows < 1:
-        raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(bleed)} mm bleed does not fit "
+    keep = bleed if keep is None else max(0.0, min(keep, bleed))
+    min_gutter = MIN_GUTTER if marks and not shared else 0.0
+    best = None
+    shapes = [(width, height, 0)] if turn is not True else []
+    if turn is not False and (turn is True or abs(width - height) > 1e-9):
+        shapes.append((height, width, 90))
+    for w, h, rotation in shapes:
+        ax = _axis(area.w, w, bleed, keep, shared, marks, min_gutter)
+        ay = _axis(area.h, h, bleed, keep, shared, marks, min_gutter)
+        if ax is None or ay is None:
+            continue
+        rank = (ax.marks and ay.marks, ax.count * ay.count)  # crop marks first, then the most per page
+        if best is None or rank > best[0]:
+            best = (rank, w, h, rotation, ax, ay)
+    if best is None:
+        raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(keep)} mm bleed does not fit "
                           f"on a {_fmt(page_w)} x {_fmt(page_h)} mm page inside a {_fmt(m)} mm printer margin")
-    reserve_x = RESERVE if marks_x else 0.0
-    reserve_y = RESERVE if marks_y else 0.0
-    gx = _gutter(area.w, width, cols, bleed, reserve_x)
-    gy = _gutter(area.h, height, rows, bleed, reserve_y)
-    grid_w = cols * width + (cols - 1) * gx
-    grid_h = rows * height + (rows - 1) * gy
+    _, w, h, rotation, ax, ay = best
+    cols, rows = ax.count, ay.count
+    grid_w = cols * w + (cols - 1) * ax.gutter
+    grid_h = rows * h + (rows - 1) * ay.gutter
     x0 = area.x + (area.w - grid_w) / 2
     y_top = area.y + (area.h + grid_h) / 2  # trim top of the first row
-    sheet = Sheet(page_w, page_h, rows, cols, gx, gy, bleed, printer_margin=m)
-    inner_x = min(bleed, gx / 2)
-    inner_y = min(bleed, gy / 2)
+    sheet = Sheet(page_w, page_h, rows, cols, ax.gutter, ay.gutter, bleed, printer_margin=m,
+                  kept=(min(ax.edge, ax.inner) if cols > 1 or shared else ax.edge,
+                        min(ay.edge, ay.inner) if rows > 1 or shared else ay.edge),
+                  shared=shared, turned=rotation == 90, area=area, marks_x=marks and ax.marks,
+                  marks_y=marks and ay.marks, crop=marks, edge_bleed=min(ax.edge, ay.edge))
+    if shared:
+        sheet.kept = (ax.edge if cols == 1 else 0.0, ay.edge if rows == 1 else 0.0)
     for r in range(rows):
         for c in range(cols):
-            x = x0 + c * (width + gx)
-            y = y_top - (r + 1) * height - r * gy
-            trim = Rect(round(x, 4), round(y, 4), width, height)
+            x = x0 + c * (w + ax.gutter)
+            y = y_top - (r + 1) * h - r * ay.gutter
+            trim = Rect(round(x, 4), round(y, 4), w, h)
             clip = trim.grow(
-                bleed if c == 0 else inner_x,
-                bleed if r == rows - 1 else inner_y,
-                bleed if c == cols - 1 else inner_x,
-                bleed if r == 0 else inner_y,
+                ax.edge if c == 0 else ax.inner,
+                ay.edge if r == rows - 1 else ay.inner,
+                ax.edge if c == cols - 1 else ax.inner,
+                ay.edge if r == 0 else ay.inner,
             )
-            sheet.slots.append(Slot(r * cols + c, r, c, trim, clip))
-    sheet.marks, sheet.cut_lines = _crop_marks(sheet, area, marks_x, marks_y)
-    if isinstance(page, str) and area == _grid_area(page_w, page_h, m):
-        sheet.notes = _notes(page, width, height, bleed, sheet, marks_x, marks_y)
+            sheet.slots.append(Slot(r * cols + c, r, c, trim, clip, rotation))
+    if marks:
+        sheet.marks, sheet.cut_lines = _crop_marks(sheet.slots, area, sheet.marks_x, sheet.marks_y)
     return sheet
 
 
-def _notes(page: str, width: float, height: float, bleed: float, sheet: Sheet, marks_x: bool,
-           marks_y: bool) -> list[str]:
-    """What the printer margin costs compared with printing to the paper's edge."""
-    page_w, page_h = page_size(page)
-    m = sheet.printer_margin
-    edge_cols = _count(page_w - 2 * MIN_MARGIN, width, bleed, 0.0)
-    edge_rows = _count(page_h - FOOTER_BAND - 2 * MIN_MARGIN, height, bleed, 0.0)
-    size = f"{_fmt(width)} x {_fmt(height)} mm"
-    notes = []
-    if (sheet.cols, sheet.rows) != (edge_cols, edge_rows) and sheet.per_page < edge_cols * edge_rows:
-        why = (f"to keep artwork and crop marks out of the {_fmt(m)} mm the printer cannot print" if m > 0 else
-               "to keep room for crop marks around the bleed and for the footer bands")
-        notes.append(f"{page}: {sheet.cols} x {sheet.rows} per page instead of {edge_cols} x {edge_rows}, {why}")
-    for ok, lines in ((marks_x, "left and right"), (marks_y, "top and bottom")):
-        if not ok:
-            notes.append(f"{page}: a {size} component leaves no room for crop marks at the {lines} inside the "
-                         f"{_fmt(m)} mm printer margin; its cut lines are drawn in full")
+def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, height: float, *,
+                keep: float | None = None) -> list[str]:
+    """What a sheet holds and the bleed it keeps, in words, with what another bleed or
+    printer margin would hold; and when marks had no room, that cut lines are drawn in full."""
+    name = page_name(page)
+    b = sheet.bleed
+    how = f"{sheet.cols} x {sheet.rows}{', turned' if sheet.turned else ''}"
+    if sheet.fold is not None:
+        shape = "landscape" if sheet.page_w > sheet.page_h else "portrait"
+        folded = "down the middle" if sheet.fold[0] == "vertical" else "across"
+        head = f"{name} gutterfold: {sheet.per_page} per page ({how} each side, {shape}, folded {folded})"
+    else:
+        head = f"{name}: {sheet.per_page} per page ({how})"
+    kept = sheet.kept_bleed
+    if b <= 0:
+        bleed = "no bleed"
+    elif sheet.shared:
+        bleed = f"neighbours share their cut lines, {_fmt(sheet.edge_bleed)} mm bleed kept around the sheet"
+    elif kept >= b - 1e-9:
+        bleed = f"the full {_fmt(b)} mm bleed kept on every side"
+    else:
+        bleed = f"{_fmt(kept)} mm of the {_fmt(b)} mm bleed kept on every side"
+    more = []
+    if not sheet.shared and keep is None and b > LEAST_BLEED and sheet.fold is None:
+        try:
+            other = grid(page, width, height, b, printer_margin=sheet.printer_margin, keep=LEAST_BLEED,
+                         marks=sheet.crop)
+        except LayoutError:
+            other = None
+        if other is not None and other.per_page > sheet.per_page:
+            more.append(f"--bleed {_fmt(LEAST_BLEED)} fits {other.per_page}")
+    if sheet.printer_margin > 0 and sheet.fold is None:
+        try:
+            edge = grid(page, width, height, b, printer_margin=0, keep=keep, shared=sheet.shared, marks=sheet.crop)
+        except LayoutError:
+            edge = None
+        if edge is not None and edge.per_page > sheet.per_page:
+            more.append(f"{edge.per_page} with --printer-margin 0 (a printer that prints to the edge)")
+    notes = [f"{head}, {bleed}" + ("; " + "; ".join(more) if more else "")]
+    for ok, lines in ((sheet.marks_x, "left and right"), (sheet.marks_y, "top and bottom")):
+        if sheet.crop and not ok:
+            notes.append(f"{name}: a {_fmt(width)} x {_fmt(height)} mm component leaves no room for crop marks at "
+                         f"the {lines} inside the {_fmt(sheet.printer_margin)} mm printer margin; its cut lines "
+                         "are drawn in full")
     return notes
 
 
-def _crop_marks(sheet: Sheet, area: Rect, marks_x: bool, marks_y: bool) -> tuple[list[Segment], list[Segment]]:
-    """Crop marks in the margins of ``area`` on the extension of every trim line, and
-    full cut lines for an axis whose margins have no room for them."""
-    xs = sorted({s.trim.x for s in sheet.slots} | {s.trim.right for s in sheet.slots})
-    ys = sorted({s.trim.y for s in sheet.slots} | {s.trim.top for s in sheet.slots})
-    bleed = _union(s.clip for s in sheet.slots)
+def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> tuple[list[Segment], list[Segment]]:
+    """Crop marks in the margins of ``area`` on the extension of every trim line of
+    ``slots`` (the filled ones: no mark is drawn for an empty slot), outside the
+    artwork of them all; full cut lines for an axis whose margins have no room for them."""
+    xs = sorted({s.trim.x for s in slots} | {s.trim.right for s in slots})
+    ys = sorted({s.trim.y for s in slots} | {s.trim.top for s in slots})
+    bleed = _union(s.clip for s in slots)
     marks: list[Segment] = []
     cuts: list[Segment] = []
     top_start = bleed.top + MARK_GAP
@@ -291,6 +420,31 @@ def _crop_marks(sheet: Sheet, area: Rect, marks_x: bool, marks_y: bool) -> tuple
     return marks, cuts
 
 
+# ------------------------------------------------------------------ stacked sheets
+def moved(slot: Slot, dy: float) -> Slot:
+    """A slot moved up by ``dy`` mm."""
+    return replace(slot, trim=Rect(slot.trim.x, round(slot.trim.y + dy, 4), slot.trim.w, slot.trim.h),
+                   clip=Rect(slot.clip.x, round(slot.clip.y + dy, 4), slot.clip.w, slot.clip.h))
+
+
+def stack_bands(parts: list[Sheet], gap: float = MIN_GUTTER) -> list[list[tuple[int, float]]]:
+    """Pages for partly filled sheets of components whose templates draw their own cut lines
+    (no crop marks run across the page): each sheet's filled rows are a band, and bands go one
+    under another from the top of the grid area, ``gap`` apart, a new page when the next does
+    not fit.  Returns, per page, (index in ``parts``, how far up to move that band)."""
+    pages: list[list[tuple[int, float]]] = []
+    cursor = None
+    for i, part in enumerate(parts):
+        band = _union(s.clip for s in part.slots)
+        area = part.area
+        if cursor is None or cursor - band.h < area.y - 1e-9:
+            pages.append([])
+            cursor = area.top
+        pages[-1].append((i, round(cursor - band.top, 4)))
+        cursor -= band.h + gap
+    return pages
+
+
 # ------------------------------------------------------------------ gutterfold
 def _mirror_x(r: Rect, fold: float) -> Rect:
     return Rect(round(2 * fold - r.right, 4), r.y, r.w, r.h)
@@ -300,8 +454,26 @@ def _mirror_y(r: Rect, fold: float) -> Rect:
     return Rect(r.x, round(2 * fold - r.top, 4), r.w, r.h)
 
 
-def gutterfold(page: str, width: float, height: float, bleed: float, *,
-               printer_margin: float = PRINTER_MARGIN) -> Sheet:
+def _fold_lines(lines: list[Segment], fold: tuple[str, float]) -> list[Segment]:
+    """Lines drawn on the fronts' half and their mirror images on the backs' half."""
+    how, at = fold
+    if how == "vertical":
+        return lines + [Segment(round(2 * at - g.x0, 4), g.y0, round(2 * at - g.x1, 4), g.y1) for g in lines]
+    return lines + [Segment(g.x0, round(2 * at - g.y0, 4), g.x1, round(2 * at - g.y1, 4)) for g in lines]
+
+
+def turned_back(rotation: int, over: str) -> int:
+    """How a back is turned on its page so that it lies upright behind its front (turned
+    ``rotation``) when the component is turned over sideways: the sheet turned ``over``
+    its vertical axis ("vertical": long-edge duplex, a fold down the middle) mirrors
+    left and right like the component does, so the back turns the other way; over
+    its horizontal axis ("horizontal": short-edge duplex, a fold across) it is also
+    turned upside down."""
+    return (-rotation) % 360 if over == "vertical" else (180 - rotation) % 360
+
+
+def gutterfold(page: str | tuple[float, float], width: float, height: float, bleed: float, *,
+               printer_margin: float = PRINTER_MARGIN, keep: float | None = None, marks: bool = True) -> Sheet:
     """Fronts on one half of the page, each back mirrored about the fold line on the
     other half: print single-sided, fold on the line (printed side out), glue or
     not, and cut through both layers.
@@ -324,7 +496,8 @@ def gutterfold(page: str, width: float, height: float, bleed: float, *,
                 at = full.y + full.h / 2
                 half = Rect(full.x, at + FOLD_CLEARANCE, full.w, full.top - at - FOLD_CLEARANCE)
             try:
-                sheet = grid((page_w, page_h), width, height, bleed, printer_margin=m, area=half)
+                sheet = grid((page_w, page_h), width, height, bleed, printer_margin=m, area=half, keep=keep,
+                             marks=marks)
             except LayoutError:
                 continue
             rank = (not sheet.cut_lines, sheet.per_page)  # crop marks first, then the most per page
@@ -332,26 +505,31 @@ def gutterfold(page: str, width: float, height: float, bleed: float, *,
                 best = (sheet, fold, at, full)
     if best is None:
         raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(bleed)} mm bleed does not fit "
-                          f"on half a {page} page inside a {_fmt(m)} mm printer margin")
+                          f"on half a {page_name(page)} page inside a {_fmt(m)} mm printer margin")
     sheet, fold, at, full = best
-    if fold == "vertical":
-        sheet.back_slots = [Slot(s.index, s.row, s.col, _mirror_x(s.trim, at), _mirror_x(s.clip, at))
-                            for s in sheet.slots]
-        sheet.marks += [Segment(round(2 * at - g.x0, 4), g.y0, round(2 * at - g.x1, 4), g.y1) for g in sheet.marks]
-        sheet.cut_lines += [Segment(round(2 * at - g.x0, 4), g.y0, round(2 * at - g.x1, 4), g.y1)
-                            for g in sheet.cut_lines]
-        sheet.folds = [Segment(at, full.y, at, full.top)]
-    else:
-        sheet.back_slots = [Slot(s.index, s.row, s.col, _mirror_y(s.trim, at), _mirror_y(s.clip, at), 180)
-                            for s in sheet.slots]
-        sheet.marks += [Segment(g.x0, round(2 * at - g.y0, 4), g.x1, round(2 * at - g.y1, 4)) for g in sheet.marks]
-        sheet.cut_lines += [Segment(g.x0, round(2 * at - g.y0, 4), g.x1, round(2 * at - g.y1, 4))
-                            for g in sheet.cut_lines]
-        sheet.folds = [Segment(full.x, at, full.right, at)]
-    shape = "landscape" if sheet.page_w > sheet.page_h else "portrait"
-    sheet.notes = [f"{page} gutterfold: {sheet.per_page} components of {_fmt(width)} x {_fmt(height)} mm per page "
-                   f"({shape}, folded {'down the middle' if fold == 'vertical' else 'across'})"]
+    mirror = _mirror_x if fold == "vertical" else _mirror_y
+    sheet.back_slots = [Slot(s.index, s.row, s.col, mirror(s.trim, at), mirror(s.clip, at),
+                             turned_back(s.rotation, fold)) for s in sheet.slots]
+    sheet.fold = (fold, at)
+    sheet.marks, sheet.cut_lines = _fold_lines(sheet.marks, sheet.fold), _fold_lines(sheet.cut_lines, sheet.fold)
+    sheet.folds = [Segment(at, full.y, at, full.top) if fold == "vertical" else Segment(full.x, at, full.right, at)]
     return sheet
+
+
+# ------------------------------------------------------------------ backs
+def _check_duplex(duplex: str) -> None:
+    if duplex not in DUPLEX_MODES:
+        raise LayoutError(f"unknown duplex mode '{duplex}'; known: {', '.join(DUPLEX_MODES)}")
+
+
+def _turn_over(r: Rect, sheet: Sheet, duplex: str, offset: tuple[float, float]) -> Rect:
+    """Where a rectangle of the fronts page lies on the backs page, moved by the back offset."""
+    dx, dy = offset
+    if duplex == "short":
+        x, y = r.x, sheet.page_h - r.top
+    else:
+        x, y = sheet.page_w - r.right, r.y
+    return Rect(round(x + dx, 4), round(y - dy, 4), r.w, r.h)
 
 
 def back_slots(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Slot]:
@@ -361,36 +539,37 @@ def back_slots(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.
     ``short``: it turns over its short edge, so rows mirror and each back is
     rotated 180 degrees to stay upright when the card is turned over sideways;
     ``none``: backs printed on their own sheets, arranged as for ``long`` so that
-    sheets can be turned by hand over the long edge.
+    sheets can be turned by hand over the long edge.  Components turned a quarter
+    on the fronts page are turned so that their backs stay upright too
+    (``turned_back``).
     ``offset`` (x right, y down, mm) corrects a printer that shifts the back side.
     """
-    if duplex not in DUPLEX_MODES:
-        raise LayoutError(f"unknown duplex mode '{duplex}'; known: {', '.join(DUPLEX_MODES)}")
-    dx, dy = offset
-    out = []
-    for s in sheet.slots:
-        if duplex == "short":
-            trim = Rect(s.trim.x, sheet.page_h - s.trim.top, s.trim.w, s.trim.h)
-            clip = Rect(s.clip.x, sheet.page_h - s.clip.top, s.clip.w, s.clip.h)
-            rotation = 180
-        else:
-            trim = Rect(sheet.page_w - s.trim.right, s.trim.y, s.trim.w, s.trim.h)
-            clip = Rect(sheet.page_w - s.clip.right, s.clip.y, s.clip.w, s.clip.h)
-            rotation = 0
-        trim = Rect(round(trim.x + dx, 4), round(trim.y - dy, 4), trim.w, trim.h)
-        clip = Rect(round(clip.x + dx, 4), round(clip.y - dy, 4), clip.w, clip.h)
-        out.append(Slot(s.index, s.row, s.col, trim, clip, rotation))
-    return out
+    _check_duplex(duplex)
+    over = "horizontal" if duplex == "short" else "vertical"
+    return [Slot(s.index, s.row, s.col, _turn_over(s.trim, sheet, duplex, offset),
+                 _turn_over(s.clip, sheet, duplex, offset), turned_back(s.rotation, over)) for s in sheet.slots]
 
 
 def back_marks(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Segment]:
     """The crop marks of a backs page: the fronts' marks, moved like the slots."""
+    return [_turn_over_segment(m, sheet, duplex, offset) for m in sheet.marks]
+
+
+def _turn_over_segment(m: Segment, sheet: Sheet, duplex: str, offset: tuple[float, float]) -> Segment:
     dx, dy = offset
-    out = []
-    for m in sheet.marks:
-        if duplex == "short":
-            x0, y0, x1, y1 = m.x0, sheet.page_h - m.y0, m.x1, sheet.page_h - m.y1
-        else:
-            x0, y0, x1, y1 = sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1
-        out.append(Segment(round(x0 + dx, 4), round(y0 - dy, 4), round(x1 + dx, 4), round(y1 - dy, 4)))
-    return out
+    if duplex == "short":
+        x0, y0, x1, y1 = m.x0, sheet.page_h - m.y0, m.x1, sheet.page_h - m.y1
+    else:
+        x0, y0, x1, y1 = sheet.page_w - m.x0, m.y0, sheet.page_w - m.x1, m.y1
+    return Segment(round(x0 + dx, 4), round(y0 - dy, 4), round(x1 + dx, 4), round(y1 - dy, 4))
+
+
+def back_sheet(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Sheet:
+    """The backs page of a fronts sheet (filled or ``part``): slots, crop marks and cut
+    lines turned over as the printer turns the paper and moved by the back offset; the
+    footer goes to the band the fronts' footer band turns into (the top, over the short edge)."""
+    _check_duplex(duplex)
+    return replace(sheet, slots=back_slots(sheet, duplex, offset), back_slots=[],
+                   marks=back_marks(sheet, duplex, offset),
+                   cut_lines=[_turn_over_segment(c, sheet, duplex, offset) for c in sheet.cut_lines],
+                   footer_top=duplex == "short")

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .displaylist import draw_picture
 from .fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
-from .layout import FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
+from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
 FOLD_WIDTH_PT = 0.4
@@ -251,18 +251,20 @@ class SheetWriter:
             form = self._form(p.key)
             s = p.slot
             bleed = sheet.bleed
+            design_w, design_h = s.design_size
             c.saveState()
             path = c.beginPath()
             path.rect(s.clip.x * mm, s.clip.y * mm, s.clip.w * mm, s.clip.h * mm)
             c.clipPath(path, stroke=0, fill=0)
-            if s.rotation == 180:
-                c.translate((s.trim.right + bleed) * mm, (s.trim.top + bleed) * mm)
-                c.rotate(180)
+            if s.rotation:  # turned about the middle of its trim box
+                c.translate((s.trim.x + s.trim.w / 2) * mm, (s.trim.y + s.trim.h / 2) * mm)
+                c.rotate(s.rotation)
+                c.translate(-(design_w / 2 + bleed) * mm, -(design_h / 2 + bleed) * mm)
             else:
                 c.translate((s.trim.x - bleed) * mm, (s.trim.y - bleed) * mm)
             c.doForm(form)
             if page.proof:
-                self._proof(p, bleed)
+                self._proof(p, design_w, design_h, bleed)
             c.restoreState()
         if page.marks:
             c.setLineWidth(MARK_WIDTH_PT)
@@ -279,17 +281,19 @@ class SheetWriter:
             c.restoreState()
         c.setFont(DEFAULT_FONT, FOOTER_SIZE_PT)
         c.setFillColorRGB(0.35, 0.35, 0.35)
-        c.drawCentredString(sheet.page_w / 2 * mm, (sheet.printer_margin + FOOTER_BASELINE) * mm, page.footer)
+        baseline = sheet.printer_margin + FOOTER_BASELINE
+        if sheet.footer_top:  # the band the fronts' footer band turns into
+            baseline = sheet.page_h - sheet.printer_margin - FOOTER_BAND + FOOTER_BASELINE
+        c.drawCentredString(sheet.page_w / 2 * mm, baseline * mm, page.footer)
         c.showPage()
 
-    def _proof(self, p: Placement, bleed: float) -> None:
+    def _proof(self, p: Placement, design_w: float, design_h: float, bleed: float) -> None:
         """Trim line, safe area and overflowing text boxes, in the placed form's coordinates."""
         c = self.c
-        trim = p.slot.trim
-        full_h = trim.h + 2 * bleed
+        full_h = design_h + 2 * bleed
         c.setDash()
         for color, inset, width, dash in ((PROOF_TRIM, 0.0, 0.35, None), (PROOF_SAFE, SAFE_MARGIN, 0.35, (2, 1.5))):
-            w, h = trim.w - 2 * inset, trim.h - 2 * inset
+            w, h = design_w - 2 * inset, design_h - 2 * inset
             if w <= 0 or h <= 0:
                 continue
             c.setStrokeColorRGB(*color)

@@ -37,11 +37,12 @@ def styles(family: str) -> dict[str, ParagraphStyle]:
     regular, bold = face(family), face(family, True)
     base = ParagraphStyle("body", fontName=regular, bulletFontName=regular, fontSize=9.5, leading=12.5, spaceAfter=3)
     return {
-        "h1": ParagraphStyle("h1", parent=base, fontName=bold, fontSize=20, leading=24, spaceAfter=6),
+        # headings stay on the page of what follows them
+        "h1": ParagraphStyle("h1", parent=base, fontName=bold, fontSize=20, leading=24, spaceAfter=6, keepWithNext=1),
         "h2": ParagraphStyle("h2", parent=base, fontName=bold, fontSize=13.5, leading=17, spaceBefore=8,
-                             spaceAfter=4, textColor=colors.HexColor("#222222")),
+                             spaceAfter=4, textColor=colors.HexColor("#222222"), keepWithNext=1),
         "h3": ParagraphStyle("h3", parent=base, fontName=bold, fontSize=10.5, leading=13.5, spaceBefore=5,
-                             spaceAfter=2),
+                             spaceAfter=2, keepWithNext=1),
         "p": base,
         "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10),
         "li": ParagraphStyle("li", parent=base, leftIndent=10, bulletIndent=2, spaceAfter=1.5),
@@ -478,6 +479,9 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     pages = {"n": 0}
 
     def footer(canvas, doc):
+        # printed at actual size, like the card sheets: the page is what is cut (to the paper's edge)
+        canvas.setTrimBox((0, 0, page_w * mm, page_h * mm))
+        canvas.setViewerPreference("PrintScaling", "None")
         canvas.saveState()
         canvas.setFont(DEFAULT_FONT, 7)
         canvas.setFillColorRGB(0.4, 0.4, 0.4)

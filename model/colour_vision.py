@@ -3,11 +3,12 @@
 Every pair of palette colours (their ``fill``) is simulated as seen with
 protanopia, deuteranopia and tritanopia, with the model of Machado, Oliveira
 and Fernandes (2009) at full severity, and compared with the CIEDE2000 colour
-difference; both come from ``colour-science``.  A pair closer than
-``THRESHOLD`` for some kind of vision is a warning, unless the palette gives
-the two colours another cue that differs: a ``mark`` (a shape) or a
-``letter``.  Normal vision is checked too: two colours too close for anyone
-are reported the same way.
+difference; both come from ``coloraide`` (a pure-Python colour library whose
+import costs a tenth of a second, so every build can afford the check).  A
+pair closer than ``THRESHOLD`` for some kind of vision is a warning, unless
+the palette gives the two colours another cue that differs: a ``mark`` (a
+shape) or a ``letter``.  Normal vision is checked too: two colours too close
+for anyone are reported the same way.
 
 Why 10: a CIEDE2000 difference of about 2 is the smallest a trained eye sees
 side by side; a player glancing at cards across a table, in poor light, needs
@@ -19,27 +20,18 @@ docs/printing.md, not a standard.
 from __future__ import annotations
 
 import itertools
-import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import Problem
 
 THRESHOLD = 10.0  # CIEDE2000
-VISIONS = {  # name shown to users -> colour-science's deficiency name (None: normal vision)
+VISIONS = {  # name shown to users -> coloraide's filter (None: normal vision)
     "normal vision": None,
-    "protanopia": "Protanomaly",
-    "deuteranopia": "Deuteranomaly",
-    "tritanopia": "Tritanomaly",
+    "protanopia": "protan",
+    "deuteranopia": "deutan",
+    "tritanopia": "tritan",
 }
-
-
-@lru_cache(maxsize=1)
-def _colour():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # colour-science warns that SciPy (unused here) is missing
-        import colour
-    return colour
 
 
 def parse_hex(value: str) -> tuple[float, float, float] | None:
@@ -55,30 +47,20 @@ def parse_hex(value: str) -> tuple[float, float, float] | None:
         return None
 
 
-@lru_cache(maxsize=None)
-def _matrix(deficiency: str):
-    colour = _colour()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # its note on how tritanomaly is approximated
-        return colour.blindness.matrix_cvd_Machado2009(deficiency, 1.0)
+@lru_cache(maxsize=1024)
+def seen(srgb: tuple[float, float, float], deficiency: str | None):
+    """An sRGB colour as seen with ``deficiency`` (None: as it is), a coloraide Color."""
+    from coloraide import Color
 
-
-def simulate_lab(srgb: tuple[float, float, float], deficiency: str | None):
-    """CIE L*a*b* (D65) of an sRGB colour as seen with ``deficiency`` (None: as it is)."""
-    import numpy as np
-
-    colour = _colour()
-    linear = colour.cctf_decoding(np.asarray(srgb, dtype=float), function="sRGB")
+    colour = Color("srgb", list(srgb))
     if deficiency is not None:
-        linear = np.clip(_matrix(deficiency) @ linear, 0.0, 1.0)
-    xyz = colour.RGB_to_XYZ(linear, colour.RGB_COLOURSPACES["sRGB"], apply_cctf_decoding=False)
-    return colour.XYZ_to_Lab(xyz)
+        colour = colour.filter(deficiency, 1.0, method="machado").clip()
+    return colour
 
 
 def difference(a: tuple[float, float, float], b: tuple[float, float, float], deficiency: str | None) -> float:
     """CIEDE2000 between two sRGB colours as seen with ``deficiency``."""
-    colour = _colour()
-    return float(colour.delta_E(simulate_lab(a, deficiency), simulate_lab(b, deficiency), method="CIE 2000"))
+    return float(seen(a, deficiency).delta_e(seen(b, deficiency), method="2000"))
 
 
 @dataclass(frozen=True)

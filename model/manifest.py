@@ -16,12 +16,17 @@ from .errors import Problems
 from .lang import Language, language_from_manifest
 from .manifest_shape import check_shape
 
-#: Component sizes every game may name; a manifest may add its own under [sizes].
+#: Component sizes every game may name; a manifest may add its own under [sizes].  Card sizes are
+#: the inch sizes print shops sell, in mm (1 in = 25.4 mm exactly): poker 2.5 x 3.5 in, bridge
+#: 2.25 x 3.5 in, mini 1.75 x 2.5 in and tarot 2.75 x 4.75 in, as The Game Crafter and
+#: MakePlayingCards give them (their trim sizes in generator/presets/: TGC's mini canvas 600 x 825 px
+#: and tarot 900 x 1500 px at 300 dpi less 1/8 in of bleed a side, MPC's tarot 897 x 1497 px less
+#: 36 px a side); aid is a 3.5 x 5 in card, token-25 a 1 in round token.  See docs/format.md.
 BUILTIN_SIZES: dict[str, dict] = {
     "poker": {"width": 63.5, "height": 88.9, "bleed": 3.0, "shape": "rect", "radius": 3.0},
     "bridge": {"width": 57.15, "height": 88.9, "bleed": 3.0, "shape": "rect", "radius": 3.0},
-    "mini": {"width": 44.0, "height": 63.5, "bleed": 3.0, "shape": "rect", "radius": 2.5},
-    "tarot": {"width": 70.0, "height": 120.0, "bleed": 3.0, "shape": "rect", "radius": 3.0},
+    "mini": {"width": 44.45, "height": 63.5, "bleed": 3.0, "shape": "rect", "radius": 2.5},
+    "tarot": {"width": 69.85, "height": 120.65, "bleed": 3.0, "shape": "rect", "radius": 3.0},
     "aid": {"width": 88.9, "height": 127.0, "bleed": 3.0, "shape": "rect", "radius": 3.0},
     "token-25": {"width": 25.4, "height": 25.4, "bleed": 2.0, "shape": "circle", "radius": 0.0},
     "tile-40": {"width": 40.0, "height": 40.0, "bleed": 2.0, "shape": "rect", "radius": 1.0},

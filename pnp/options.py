@@ -26,3 +26,29 @@ def explicit(ctx: click.Context, name: str) -> bool:
     """Whether the user gave option ``name`` on the command line."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+class PageSize(click.ParamType):
+    """``a4``, ``letter``, ``a3``, ``tabloid`` or ``WxH`` in millimetres (``200x280``)."""
+
+    name = "page"
+
+    def convert(self, value, param, ctx):
+        from generator.layout import LayoutError, page_size
+
+        text = str(value).strip().lower().replace(" ", "")
+        try:
+            page_size(text)
+        except LayoutError as exc:
+            self.fail(str(exc), param, ctx)
+        return text
+
+    def get_metavar(self, param, ctx=None):
+        return "a4|letter|a3|tabloid|WxH"
+
+
+def page_option(f):
+    from generator.build import BuildOptions
+
+    return click.option("--page", type=PageSize(), default=BuildOptions.page, show_default=True,
+                        help="Paper size: a4, letter, a3, tabloid, or WxH in millimetres (e.g. 200x280).")(f)

@@ -67,6 +67,35 @@ def errors_of(root: Path, games: list[str] | None = None) -> list[str]:
     return [str(p) for p in exc.value.problems]
 
 
+def design_point(slot, page_h: float, u: float, v: float) -> tuple[float, float]:
+    """Where the point ``u`` mm right of and ``v`` mm below a design's top-left trim corner lands
+    on its page, as (x, y) in mm from the page's top-left corner, whichever way the slot turns it."""
+    import math
+
+    w, h = slot.design_size
+    dx, dy = u - w / 2, h / 2 - v  # from the design's middle, y upwards
+    a = math.radians(slot.rotation)
+    x = slot.trim.x + slot.trim.w / 2 + dx * math.cos(a) - dy * math.sin(a)
+    y = slot.trim.y + slot.trim.h / 2 + dx * math.sin(a) + dy * math.cos(a)
+    return x, page_h - y
+
+
+def placed(game, card_id: str, side: str = "front", **options):
+    """(page index, slot) of a design's first copy in the cards PDF built with these sheet options."""
+    from generator.designs import RenderOptions, render_game
+    from generator.targets.pdf_sheets import SheetOptions, plan_pages
+
+    rendered = render_game(game, RenderOptions())
+    design = next(d for d in rendered.designs if d.card.id == card_id)
+    key = design.front_key if side == "front" else design.back_key
+    pages, _, _ = plan_pages(rendered, SheetOptions(**options))
+    for i, page in enumerate(pages):
+        for p in page.placements:
+            if p.key == key:
+                return i, p.slot
+    raise KeyError(card_id)
+
+
 EXAMPLE = REPO / "docs" / "example"
 TOMBS_RULES = Path("templates") / "tiny-tombs" / "rules"
 

@@ -58,7 +58,7 @@ def test_build_writes_both_pdfs_and_a_summary(data, tmp_path):
     row = next(line for line in lines if line.startswith("│ " + SLUG))
     ref_pages = len(pypdf.PdfReader(out / SLUG / f"{SLUG}-reference.pdf").pages)
     # the deck checks' warning (goals.csv:15, as pnp check gives it) is shown and counted
-    assert [c.strip() for c in row.split("│")[2:7]] == ["92", "128", "29", str(ref_pages), "1"]
+    assert [c.strip() for c in row.split("│")[2:7]] == ["92", "128", "30", str(ref_pages), "1"]
     assert ("warning goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
             "4 colours give at most 5 levels otherwise") in lines
     assert lines[-1].endswith("s. 1 warning (above).")
@@ -70,11 +70,49 @@ def test_build_letter_and_duplex_none(data, tmp_path):
     assert code == 0, output
     cards = pypdf.PdfReader(out / SLUG / f"{SLUG}-cards.pdf")
     backs = pypdf.PdfReader(out / SLUG / f"{SLUG}-backs.pdf")
-    # Letter holds 3 x 2 poker cards inside the 4 mm printer margin: victims 64 -> 11 sheets, police 18 -> 3,
-    # founders 4 -> 1, goals 18 -> 3; tokens and player aids one sheet each
-    assert len(cards.pages) == 11 + 3 + 1 + 3 + 1 + 1
-    assert len(backs.pages) == 11 + 3 + 1 + 3 + 1
+    # Letter holds 2 x 3 poker cards (turned, with their full bleed): victims, police, founders and goals,
+    # 104 cards, share 18 sheets; 4 player aids (2 a sheet) 2 sheets; tokens one; no blank pages without duplex
+    assert len(cards.pages) == 18 + 2 + 1
+    assert len(backs.pages) == 18 + 2
     assert float(cards.pages[0].mediabox.height) == pytest.approx(279.4 * 72 / 25.4, abs=0.01)
+
+
+def test_build_only_some_components_writes_them_with_their_backs(data, tmp_path):
+    out = tmp_path / "out"
+    code, output = run("build", "--data", data, "--out", out, "--only", "g01,police", "--only", "t-reset")
+    assert code == 0, output
+    assert sorted(p.name for p in (out / SLUG).iterdir()) == [f"{SLUG}-selected.pdf"]  # no reference, no full deck
+    reader = pypdf.PdfReader(out / SLUG / f"{SLUG}-selected.pdf")
+    # g01 and the 18 police share 3 sheets of 8 poker cards, then the 9 reset tokens: 4 sheets, 8 pages
+    assert len(reader.pages) == 8
+    text = [p.extract_text() for p in reader.pages]
+    assert "Penny Pincher" in text[0] and "Lawn Lover" not in " ".join(text)
+    assert "backs, flip on long edge" in text[1] and "SMART-ASS" in text[1]
+    assert "Tokens · fronts" in text[6] and "blank" in text[7]
+    code, output = run("build", "--data", data, "--out", out, "--only", "g01,zz9")
+    assert code == 2 and "no component with the id 'zz9' in pyramid-scheme" in output
+    assert sorted(p.name for p in (out / SLUG).iterdir()) == [f"{SLUG}-selected.pdf"]
+
+
+def test_build_on_other_paper_with_less_bleed_or_shared_cut_lines(data, tmp_path):
+    code, output = run("build", "--data", data, "--out", tmp_path / "a3", "--page", "a3")
+    assert code == 0, output
+    page = pypdf.PdfReader(tmp_path / "a3" / SLUG / f"{SLUG}-cards.pdf").pages[0]
+    assert [round(float(v) * 25.4 / 72, 1) for v in page.mediabox[2:]] == [297.0, 420.0]
+    assert "a3: 16 per page (4 x 4), the full 3 mm bleed kept on every side" in output
+    code, output = run("build", "--data", data, "--out", tmp_path / "custom", "--page", "230x300", "--bleed", "1.5")
+    assert code == 0, output
+    page = pypdf.PdfReader(tmp_path / "custom" / SLUG / f"{SLUG}-reference.pdf").pages[0]
+    assert [round(float(v) * 25.4 / 72, 1) for v in page.mediabox[2:]] == [230.0, 300.0]
+    assert "230 x 300 mm: 9 per page (3 x 3), 1.5 mm of the 3 mm bleed kept on every side" in output
+    code, output = run("build", "--data", data, "--out", tmp_path / "shared", "--layout", "shared")
+    assert code == 0 and "a4: 9 per page (3 x 3), neighbours share their cut lines" in output
+    assert "shared cut lines" in output  # the summary's title says how it was laid out
+    for bad, message in ((("--page", "a5"), "unknown page size 'a5'"), (("--page", "10x300"), "out of range"),
+                         (("--bleed", "-1"), "-1")):
+        code, output = run("build", "--data", data, "--out", tmp_path / "bad", *bad)
+        assert code == 2 and message in output, output
+    assert not (tmp_path / "bad").exists()
 
 
 def test_build_refuses_bad_options_and_input(data, tmp_path):
@@ -112,7 +150,7 @@ def test_a_designers_own_game_builds_without_code(tmp_path):
     code, output = run("build", "--data", example, "--out", out)
     assert code == 0, output
     reader = pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-cards.pdf")
-    assert len(reader.pages) == 6  # 12 relics on two sheets, 2 curses on a third; each followed by its backs
+    assert len(reader.pages) == 4  # 12 relics and 2 curses (one back) share two sheets; each followed by its backs
     assert "Golden Scarab" in reader.pages[0].extract_text()
     ref = "\n".join(p.extract_text() for p in pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-reference.pdf").pages)
     assert "Relics: 4 designs, 12 components (rulebook: 12, matches)" in ref

@@ -47,10 +47,10 @@ def test_a_mark_or_a_letter_that_differs_is_another_cue():
     assert len(palette_warnings(Manifest(palette))) == 1
 
 
-def test_the_difference_comes_from_the_colour_science_library():
+def test_the_difference_is_ciede2000():
     white, black = parse_hex("#fff"), parse_hex("#000000")
     assert difference(white, black, None) == pytest.approx(100, abs=0.1)  # L* 100 against 0
-    assert difference(white, white, "Deuteranomaly") == pytest.approx(0, abs=1e-6)
+    assert difference(white, white, "deutan") == pytest.approx(0, abs=1e-6)
     assert parse_hex("nope") is None
 
 
@@ -85,3 +85,11 @@ def test_pnp_check_warns_about_a_palette_without_cues(tmp_path):
     assert result.exit_code == 0, result.output
     assert any(line.startswith("warning templates/pyramid-scheme/game.toml:palette.pink: 'green' (#2b9348) and "
                                "'pink' (#2b9349) are hard to tell apart") for line in result.output.splitlines())
+
+
+def test_the_simulated_differences_agree_with_colour_science_figures():
+    # gold #c9a227 against clay #b5651d, as colour-science (Machado 2009 at full severity, CIEDE2000) gives them
+    gold, clay = parse_hex("#c9a227"), parse_hex("#b5651d")
+    expected = {None: 23.3456, "protan": 18.8457, "deutan": 14.2175, "tritan": 17.2814}
+    for deficiency, value in expected.items():
+        assert difference(gold, clay, deficiency) == pytest.approx(value, abs=0.01)

@@ -15,13 +15,12 @@ from PIL import Image
 from generator.build import BuildOptions, build_game
 from generator.designs import RenderOptions, render_game
 from generator.export import ExportOptions, ExportUsageError, check_options
-from generator.layout import grid
 from generator.shops import PresetError, known_presets, load_preset, match_size, parse_preset
 from generator.targets import EXPORTS, TARGETS
 from model.sheets import load_project
 from pnp.cli import main
 
-from helpers import copy_game
+from helpers import copy_game, design_point, placed
 
 SLUG = "pyramid-scheme"
 
@@ -72,13 +71,14 @@ def test_a_png_has_the_pdf_colour_at_the_same_spot(rendered, tmp_path, project_r
                                     TARGETS["png-cards"].configure(BuildOptions(settings={"png-cards": {"dpi": dpi}})))
     png = np.asarray(pictures(out, "png")[f"{SLUG}-victim-g01-front.png"].convert("RGB")).astype(int)
     page = np.asarray(pdfium.PdfDocument(str(pdf))[0].render(scale=dpi / 72).to_pil().convert("RGB")).astype(int)
-    slot = grid("a4", 63.5, 88.9, 3.0).slots[0]  # g01 on the first page
-    left, top = slot.trim.x - 3, 297 - slot.trim.top - 3  # the bleed box's top-left on the page, mm
+    index, slot = placed(game, "g01")  # on the first page, turned a quarter
+    assert index == 0
     compared = 0
     for x_mm in np.arange(4, 66, 4.5):
         for y_mm in np.arange(4, 92, 4.5):
             a = png[round(y_mm / 25.4 * dpi), round(x_mm / 25.4 * dpi)]
-            b = page[round((top + y_mm) / 25.4 * dpi), round((left + x_mm) / 25.4 * dpi)]
+            px, py = design_point(slot, 297, x_mm - 3, y_mm - 3)  # from the bleed box's corner to the trim's
+            b = page[round(py / 25.4 * dpi), round(px / 25.4 * dpi)]
             # where the neighbourhood is flat (no edge under the sample), the colours agree
             pa = png[round(y_mm / 25.4 * dpi) - 2:round(y_mm / 25.4 * dpi) + 3,
                      round(x_mm / 25.4 * dpi) - 2:round(x_mm / 25.4 * dpi) + 3]
@@ -162,10 +162,16 @@ def test_the_export_command_writes_pictures_and_removes_stale_ones(tmp_path):
                                        "--dpi", "40", "--trim"])
     assert result.exit_code == 0, result.output
     files = sorted(p.name for p in (out / SLUG / "png").iterdir())
-    # a front per design, a back for all but the 4 token designs, the manifest
-    assert len(files) == 92 + 88 + 1
+    # a front per design; a back per distinct back: 64 victims', the police's, 4 founders', one for the 18 goals,
+    # the aid's (the 4 token designs have none); the manifest
+    assert len(files) == 92 + (64 + 1 + 4 + 1 + 1) + 1
+    assert f"{SLUG}-goal-back.png" in files and not any(f.startswith(f"{SLUG}-goal-g-") and f.endswith("-back.png")
+                                                         for f in files)
     assert not stale.exists() and keep.read_bytes() == b"pdf"
-    assert f"wrote 181 files to {out / SLUG / 'png'}" in result.output
+    assert f"wrote 164 files to {out / SLUG / 'png'}" in result.output
+    rows = list(csv.DictReader((out / SLUG / "png" / "manifest.csv").open(encoding="utf-8")))
+    goal = next(r for r in rows if r["file"] == f"{SLUG}-goal-back.png")
+    assert goal["component"] == "Goals (back)" and goal["copies"] == "18" and len(goal["id"].split()) == 18
 
 
 @pytest.mark.parametrize("args,message", [

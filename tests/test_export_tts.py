@@ -31,6 +31,16 @@ EXAMPLE_CARD = {"GUID": str, "Name": str, "Transform": dict, "Nickname": str, "D
                 "Snap": bool, "IgnoreFoW": bool, "MeasureMovement": bool, "DragSelectable": bool, "Autoraise": bool,
                 "Sticky": bool, "Tooltip": bool, "GridProjection": bool, "Hands": bool, "CardID": int,
                 "SidewaysCard": bool, "XmlUI": str, "ContainedObjects": list}
+# A saved Custom_Tile: Esper-lvl4/ZX_TT_Mod, wiki-parser/saved_objects/field.js, a tile saved by Tabletop Simulator
+# (its CustomTile types, 0 box, 1 hex, 2 circle, 3 rounded, as in Berserk-Games' knowledge base and typed-tts).
+EXAMPLE_TILE = {"GUID": str, "Name": str, "Transform": dict, "Nickname": str, "Description": str, "GMNotes": str,
+                "ColorDiffuse": dict, "LayoutGroupSortIndex": int, "Value": int, "Locked": bool, "Grid": bool,
+                "Snap": bool, "IgnoreFoW": bool, "MeasureMovement": bool, "DragSelectable": bool, "Autoraise": bool,
+                "Sticky": bool, "Tooltip": bool, "GridProjection": bool, "HideWhenFaceDown": bool, "Hands": bool,
+                "CustomImage": dict, "LuaScript": str, "LuaScriptState": str, "XmlUI": str}
+EXAMPLE_IMAGE = {"ImageURL": str, "ImageSecondaryURL": str, "ImageScalar": float, "WidthScale": float,
+                 "CustomTile": dict}
+EXAMPLE_CUSTOM_TILE = {"Type": int, "Thickness": float, "Stackable": bool, "Stretch": bool}
 EXAMPLE_ENTRY = {"FaceURL": str, "BackURL": str, "NumWidth": int, "NumHeight": int, "BackIsHidden": bool,
                  "UniqueBack": bool, "Type": int}
 TRANSFORM = {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
@@ -71,16 +81,16 @@ def test_a_52_card_deck_is_one_sheet_of_9_by_6_with_the_hidden_card_last(drinkin
     [deck] = save["ObjectStates"]
     assert deck["Name"] == "DeckCustom"
     assert deck["CustomDeck"] == {"1": {
-        "FaceURL": "https://example.org/tts/drinking-pyramid-poker-1-faces.png",
-        "BackURL": "https://example.org/tts/drinking-pyramid-poker-1-back.png",
+        "FaceURL": "https://example.org/tts/drinking-pyramid-card-1-faces.png",
+        "BackURL": "https://example.org/tts/drinking-pyramid-card-1-back.png",
         "NumWidth": 9, "NumHeight": 6, "BackIsHidden": True, "UniqueBack": False, "Type": 0}}
     assert deck["DeckIDs"] == list(range(100, 152))  # sheet 1 x 100 + slot 0..51
     cards = deck["ContainedObjects"]
     assert [c["CardID"] for c in cards] == deck["DeckIDs"]
     assert [c["Nickname"] for c in cards] == [d.card.name for d in rendered.designs]
     assert cards[0]["GMNotes"] == f"card/{rendered.designs[0].card.id}"
-    faces = images["drinking-pyramid-poker-1-faces.png"]
-    back = images["drinking-pyramid-poker-1-back.png"]
+    faces = images["drinking-pyramid-card-1-faces.png"]
+    back = images["drinking-pyramid-card-1-back.png"]
     assert faces.size[0] <= MAX_SIDE_PX and faces.size[1] <= MAX_SIDE_PX
     cols, rows, cell, _ = sheet_grid(52, 63.5, 88.9, 300)
     assert (cols, rows) == (9, 6) and faces.size == (9 * cell[0], 6 * cell[1]) and back.size == cell
@@ -89,26 +99,41 @@ def test_a_52_card_deck_is_one_sheet_of_9_by_6_with_the_hidden_card_last(drinkin
     assert hidden.tobytes() == back.convert("RGB").tobytes()
 
 
-def test_a_128_component_game_makes_one_deck_per_size_with_ids_per_copy(scheme):
+def test_a_128_component_game_makes_a_deck_per_deck_and_round_tokens_round_tiles(scheme):
     rendered, save, images = scheme
-    decks = save["ObjectStates"]
-    assert [d["Nickname"] for d in decks] == ["Pyramid Scheme · Victims, Police, Founders, Goals",
-                                              "Pyramid Scheme · Tokens", "Pyramid Scheme · Player aids"]
-    assert sum(len(d["DeckIDs"]) for d in decks) == 128
-    poker, tokens, aids = decks
-    # 87 poker designs (104 copies): 69 on sheet 1 (10 x 7, the 70th slot hidden), 18 goals on sheet 2
-    assert {k: (v["NumWidth"], v["NumHeight"], v["UniqueBack"]) for k, v in poker["CustomDeck"].items()} == {
-        "1": (10, 7, True), "2": (5, 4, False)}
-    assert len(poker["DeckIDs"]) == 104
-    assert poker["DeckIDs"][:3] == [100, 101, 102] and poker["DeckIDs"][-1] == 217
-    assert poker["DeckIDs"].count(164) == 18  # the police design (slot 64) has 18 copies
-    assert set(poker["DeckIDs"]) == set(range(100, 169)) | set(range(200, 218))
-    assert tokens["DeckIDs"] == [300] * 9 + [301] * 4 + [302] * 4 + [303] * 3  # copies as in cards.csv
-    assert tokens["CustomDeck"]["3"]["UniqueBack"] is True  # tokens have no back: a sheet of white backs
-    assert aids["DeckIDs"] == [400] * 4 and aids["CustomDeck"]["4"]["UniqueBack"] is False
+    objects = save["ObjectStates"]
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
+    assert len(decks) + len(tiles) == len(objects)
+    # one deck per component deck, so that the goals (their own back) do not sit in the victims' deck
+    assert [d["Nickname"] for d in decks] == ["Pyramid Scheme · Victims", "Pyramid Scheme · Police",
+                                              "Pyramid Scheme · Founders", "Pyramid Scheme · Goals",
+                                              "Pyramid Scheme · Player aids"]
+    assert sum(len(d["DeckIDs"]) for d in decks) + len(tiles) == 128
+    victims, police, founders, goals, aids = decks
+    # 64 victims on sheet 1 (10 x 7: 64 designs and the hidden slot; each its own back)
+    assert {k: (v["NumWidth"], v["NumHeight"], v["UniqueBack"]) for k, v in victims["CustomDeck"].items()} == {
+        "1": (10, 7, True)}
+    assert victims["DeckIDs"] == list(range(100, 164))
+    assert police["DeckIDs"] == [200] * 18 and police["CustomDeck"]["2"]["UniqueBack"] is False  # one design
+    assert founders["DeckIDs"] == [300, 301, 302, 303]
+    assert goals["DeckIDs"] == list(range(400, 418)) and goals["CustomDeck"]["4"]["UniqueBack"] is False
+    assert aids["DeckIDs"] == [500] * 4
+    # 20 tokens, round: a circle tile per copy, copies as in cards.csv, each showing its design's picture
+    assert {t["CustomImage"]["CustomTile"]["Type"] for t in tiles} == {2}
+    per_design = {}
+    for t in tiles:
+        per_design.setdefault(t["GMNotes"], []).append(t)
+    assert {k: len(v) for k, v in per_design.items()} == {"token/t-reset": 9, "token/t-limit2": 4,
+                                                          "token/t-limit3": 4, "token/t-pass": 3}
+    reset = per_design["token/t-reset"][0]["CustomImage"]
+    assert reset["ImageURL"] == "https://example.org/tts/pyramid-scheme-token-t-reset-tile.png"
+    assert reset["ImageSecondaryURL"] == reset["ImageURL"]  # single-sided: the same picture underneath
+    picture = images["pyramid-scheme-token-t-reset-tile.png"]
+    assert picture.size[0] == picture.size[1] <= 1024
     for name, image in images.items():
         assert max(image.size) <= MAX_SIDE_PX, name
-    entry = poker["CustomDeck"]["1"]
+    entry = victims["CustomDeck"]["1"]
     faces = images[Path(entry["FaceURL"]).name]
     backs = images[Path(entry["BackURL"]).name]
     assert faces.size == backs.size
@@ -119,6 +144,13 @@ def test_the_saved_object_has_the_structure_of_a_real_one(scheme, drinking):
     for _, save, _ in (scheme, drinking):
         assert {"SaveName", "ObjectStates"} <= set(save) and isinstance(save["ObjectStates"], list)
         for deck in save["ObjectStates"]:
+            if deck["Name"] == "Custom_Tile":
+                _matches(deck, EXAMPLE_TILE)
+                image = deck["CustomImage"]
+                assert set(image) == set(EXAMPLE_IMAGE) and set(image["CustomTile"]) == set(EXAMPLE_CUSTOM_TILE)
+                assert all(isinstance(image[k], t) for k, t in EXAMPLE_IMAGE.items())
+                assert all(isinstance(image["CustomTile"][k], t) for k, t in EXAMPLE_CUSTOM_TILE.items())
+                continue
             _matches(deck, EXAMPLE_DECK)
             for number, entry in deck["CustomDeck"].items():
                 assert number.isdigit()
@@ -133,6 +165,8 @@ def test_the_saved_object_has_the_structure_of_a_real_one(scheme, drinking):
                 assert card["CustomDeck"] == {sheet: deck["CustomDeck"][sheet]}
             guids = [deck["GUID"]] + [c["GUID"] for c in deck["ContainedObjects"]]
             assert len(set(guids)) == len(guids) and all(len(g) == 6 for g in guids)
+        every = [o["GUID"] for o in save["ObjectStates"]]
+        assert len(set(every)) == len(every)
 
 
 def test_the_command_writes_sheets_and_json_with_file_addresses(tmp_path):
@@ -144,6 +178,6 @@ def test_the_command_writes_sheets_and_json_with_file_addresses(tmp_path):
     folder = out / "drinking-pyramid" / "tts"
     save = json.loads((folder / "drinking-pyramid.json").read_text(encoding="utf-8"))
     face_url = save["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
-    assert face_url == (folder / "drinking-pyramid-poker-1-faces.png").resolve().as_uri()
+    assert face_url == (folder / "drinking-pyramid-card-1-faces.png").resolve().as_uri()
     # at 60 dpi a poker card is 150 x 210 px: 9 x 6 of them
-    assert Image.open(folder / "drinking-pyramid-poker-1-faces.png").size == (9 * 150, 6 * 210)
+    assert Image.open(folder / "drinking-pyramid-card-1-faces.png").size == (9 * 150, 6 * 210)

@@ -36,8 +36,9 @@ def test_a_new_game_in_a_new_folder_checks_and_builds(tmp_path):
     text = reader.pages[0].extract_text()
     assert all(name in text for name in ("Red One", "Blue Two", "Green Three")) and "Moon Base" in \
         reader.pages[1].extract_text()
-    # the cards are drawn in their colours' fills, as the manifest says: the red cards in the first
-    # row of the page, the blue and the green one in the second
+    # the cards are drawn in their colours' fills, as the manifest says: two of the three red cards in the
+    # first row of the page (cards turned a quarter, two to a row, rows about 23 % of the page apart), the
+    # second blue and the green one in the third
     image = pdfium.PdfDocument(pdf)[0].render(scale=1).to_pil().convert("RGB")
     w, h = image.size
 
@@ -46,8 +47,8 @@ def test_a_new_game_in_a_new_folder_checks_and_builds(tmp_path):
         return sum(all(abs(a - b) < 8 for a, b in zip(px, colour)) for px in pixels) / len(pixels)
 
     red, blue, green = (0xC0, 0x39, 0x2B), (0x24, 0x71, 0xA3), (0x1E, 0x84, 0x49)
-    assert share(red, 0.05, 0.3) > 0.15 and share(red, 0.36, 0.62) < 0.01
-    assert share(blue, 0.36, 0.62) > 0.1 and share(green, 0.36, 0.62) > 0.04
+    assert share(red, 0.05, 0.25) > 0.15 and share(red, 0.53, 0.72) < 0.01
+    assert share(blue, 0.53, 0.72) > 0.1 and share(green, 0.53, 0.72) > 0.04
 
 
 def test_a_new_game_joins_an_existing_sheet_byte_for_byte(tmp_path):

@@ -9,7 +9,7 @@ from generator.layout import back_slots, grid
 from model.errors import InputErrors
 from model.sheets import load_project
 
-from helpers import copy_game, find_row, set_cell
+from helpers import copy_game, design_point, find_row, placed, set_cell
 
 MM = 72 / 25.4
 SLUG = "pyramid-scheme"
@@ -26,13 +26,17 @@ def built(tmp_path_factory, project_root):
 def test_page_count_and_order(built):
     result, folder = built
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
-    # victims 64 -> 8 sheets, police 18 -> 2, founders 4 -> 1, goals 18 -> 2: each with a backs page;
-    # 20 tokens on one single-sided sheet; 4 player aids (2 x 2 per page) with their backs.
-    assert len(reader.pages) == 2 * (8 + 2 + 1 + 2) + 1 + 2 == 29
+    # victims 64, police 18, founders 4 and goals 18 share the poker sheets: 104 cards, 8 a sheet -> 13 sheets;
+    # 4 player aids (2 x 2 a sheet) -> 1; 20 tokens -> 1 single-sided sheet, last; every sheet two pages
+    assert len(reader.pages) == 2 * (13 + 1 + 1) == 30
     footers = [p.extract_text().strip().splitlines()[-1] for p in reader.pages]
-    assert "Victims · fronts · page 1/29" in footers[0]
-    assert "Victims · backs, flip on long edge · page 2/29" in footers[1]
-    assert "Tokens · fronts · page 27/29" in footers[26]
+    assert "Victims · fronts · page 1/30" in footers[0]
+    assert "Victims · backs, flip on long edge · page 2/30" in footers[1]
+    assert "Police · fronts · page 17/30" in footers[16]  # the 64 victims fill 8 sheets
+    assert "Police, Founders, Goals · fronts · page 21/30" in footers[20]  # the last 2 police share a sheet
+    assert "Player aids · fronts · page 27/30" in footers[26]
+    assert "Tokens · fronts · page 29/30" in footers[28]
+    assert "Tokens · back of page 29, blank · page 30/30" in footers[29]
     assert result.components == 128
 
 
@@ -55,7 +59,7 @@ def test_card_names_are_text_in_the_pdf(built):
     _, folder = built
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
     first = reader.pages[0].extract_text()
-    for name in ("Penny Pincher", "Lawn Lover", "Golf Dad", "Cactus Whisperer"):
+    for name in ("Penny Pincher", "Lawn Lover", "Golf Dad", "Eco Vlogger"):
         assert name in first
     assert "SMART-ASS" in reader.pages[1].extract_text()
 
@@ -97,17 +101,20 @@ def _pixel(path, page_index, x_mm, y_mm_from_top, dpi=100):
     return image.getpixel((round(x_mm / 25.4 * dpi), round(y_mm_from_top / 25.4 * dpi)))
 
 
-def test_a_green_victim_is_green_and_its_back_is_in_the_mirrored_slot(built):
+def test_a_green_victim_is_green_and_its_back_is_in_the_turned_slot(built, project_root):
     _, folder = built
     path = folder / f"{SLUG}-cards.pdf"
-    sheet = grid("a4", 63.5, 88.9, 3.0)
-    slot = sheet.slots[0]  # g01, a green victim
-    # 1.2 mm inside the trim, in the card's coloured frame (#2b9348)
-    r, g, b = _pixel(path, 0, slot.trim.x + 1.2, 297 - slot.trim.top + 40)
+    game = load_project(project_root, [SLUG]).games[SLUG]
+    page, slot = placed(game, "g01")  # a green victim
+    assert page == 0
+    # 1.2 mm inside the trim, 40 mm down its left edge: the card's coloured frame (#2b9348)
+    r, g, b = _pixel(path, 0, *design_point(slot, 297, 1.2, 40))
     assert abs(r - 0x2B) < 20 and abs(g - 0x93) < 20 and abs(b - 0x48) < 20
-    back = back_slots(sheet, "long")[0]
-    r, g, b = _pixel(path, 1, back.trim.x + 1.2, 297 - back.trim.top + 40)
-    assert abs(r - 0x1B) < 20 and abs(g - 0x5E) < 20 and abs(b - 0x30) < 20  # the back's dark green frame
+    back_page, back = placed(game, "g01", "back")
+    assert back_page == 1 and back.trim == back_slots(grid("a4", 63.5, 88.9, 3.0), "long")[slot.index].trim
+    # the back's dark green frame, where turning the sheet over its long edge lays it behind the front's
+    r, g, b = _pixel(path, 1, *design_point(back, 297, 63.5 - 1.2, 40))
+    assert abs(r - 0x1B) < 20 and abs(g - 0x5E) < 20 and abs(b - 0x30) < 20
     # the page margin outside every bleed stays white
     assert _pixel(path, 0, 2.0, 150) == (255, 255, 255)
 

@@ -156,7 +156,7 @@ def test_a_registered_target_receives_every_rendered_design(tmp_path, project_ro
     listing = tmp_path / SLUG / f"{SLUG}-list.txt"
     assert result.files == [tmp_path / SLUG / f"{SLUG}-cards.pdf", listing]
     assert listing.read_text().splitlines()[0] == "victim g01 1"
-    assert result.pages == 29 + 92
+    assert result.pages == 30 + 92
 
 
 def test_warnings_belong_to_their_design_and_unknown_targets_are_refused(tmp_path):

@@ -1,24 +1,30 @@
 """Target ``pdf-sheets``: print-ready card sheets.
 
-Every component at its real size, imposed on A4 or Letter pages with bleed and
-crop marks inside the printable area (``layout.py``); each page of fronts
-followed by its page of backs placed for the printer's duplex mode and shifted
-by the back offset, or all backs in ``<game>-backs.pdf`` with ``duplex =
-"none"``, or (``layout = "gutterfold"``) fronts and backs on the same page
-either side of a fold line; a footer on every page with the game, deck, side,
-page n/m and the content hash.  One PDF form per distinct drawing, placed for
-every copy (``pdf.py``).  What the printable area cost (a row, a column) is
-returned as notes.
+Every component at its real size, imposed on pages (A4, Letter, A3, Tabloid or
+a size in mm) with its bleed and crop marks inside the printable area
+(``layout.py``).  Components of one size, bleed and back arrangement share
+sheets, whichever deck they belong to; the sheets of double-sided components
+come first, then those of single-sided ones.  With duplex, every sheet is two
+pages, so that the whole file can go to a duplex printer: its fronts, then its
+backs placed for the printer's duplex mode and shifted by the back offset, or a
+blank page behind a sheet of single-sided components.  With ``duplex = "none"``
+the backs go to ``<game>-backs.pdf`` instead; with ``layout = "gutterfold"``
+fronts and backs share a page either side of a fold line.  A footer on every
+page gives the game, the decks, the side, page n/m and the content hash.  One
+PDF form per distinct drawing, placed for every copy (``pdf.py``).  What each
+sheet holds and the bleed it keeps are returned as notes.  With ``only`` (ids),
+the file is ``<game>-selected.pdf``: just those components, with their backs.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..designs import RenderedDesign, RenderedGame
-from ..layout import PRINTER_MARGIN, LayoutError, Sheet, back_marks, back_slots, grid, gutterfold
+from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
+                      stack_bands)
 from ..pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
@@ -30,9 +36,11 @@ class SheetOptions:
     page: str = "a4"
     duplex: str = "long"  # long, short or none
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, x right and y down as seen on the back
-    layout: str = "grid"  # grid or gutterfold
+    layout: str = "grid"  # grid, shared or gutterfold
     printer_margin: float = PRINTER_MARGIN  # mm of unprintable edge
+    bleed: float | None = None  # the least bleed each component keeps (mm); None: all of its own
     proof: bool = False  # outline trim, safe area and overflowing text on every component
+    only: tuple[str, ...] = ()  # ids: a file of just these components (``<game>-selected.pdf``)
     boxes: dict = field(default_factory=dict, compare=False)  # proofs: drawing key -> overflowing text boxes
 
 
@@ -40,72 +48,160 @@ def chunks(items: list, n: int) -> list[list]:
     return [items[i:i + n] for i in range(0, len(items), n)] or [[]]
 
 
-def _back_sheet(sheet: Sheet, opts: SheetOptions) -> Sheet:
-    back = Sheet(sheet.page_w, sheet.page_h, sheet.rows, sheet.cols, sheet.gutter_x, sheet.gutter_y, sheet.bleed,
-                 back_slots(sheet, opts.duplex, opts.back_offset), [], printer_margin=sheet.printer_margin)
-    back.marks = back_marks(sheet, opts.duplex, opts.back_offset)
-    back.cut_lines = back_marks(Sheet(sheet.page_w, sheet.page_h, 0, 0, 0, 0, 0, [], sheet.cut_lines),
-                                opts.duplex, opts.back_offset)
-    return back
+@dataclass
+class SheetGroup:
+    """Decks whose components share sheets: one size and bleed, one back arrangement."""
+
+    decks: list  # model.manifest.Deck, in the manifest's order
+    sheet: Sheet
+    folded: bool  # gutterfold: fronts and backs on one page
+    copies: list[tuple[object, RenderedDesign]]  # (deck, design), one per printed copy
+
+    @property
+    def back(self) -> bool:
+        return self.decks[0].back is not None
+
+    @property
+    def labels(self) -> str:
+        return ", ".join(d.label for d in self.decks)
+
+
+def sheet_groups(rendered: RenderedGame, opts: SheetOptions) -> list[SheetGroup]:
+    """The decks of a game gathered by what lets them share a sheet (size, bleed, shape of
+    the cut: crop marks or the template's own, a back or none), the double-sided first."""
+    manifest = rendered.manifest
+    found: dict[tuple, SheetGroup] = {}
+    for name, items in rendered.decks().items():
+        deck = manifest.decks[name]
+        s = deck.size
+        key = (s.width, s.height, s.bleed, deck.crop_marks, deck.back is not None)
+        group = found.get(key)
+        if group is None:
+            folded = opts.layout == "gutterfold" and deck.back is not None
+            try:
+                if folded:
+                    sheet = gutterfold(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
+                                       keep=opts.bleed, marks=deck.crop_marks)
+                else:
+                    sheet = grid(opts.page, s.width, s.height, s.bleed, printer_margin=opts.printer_margin,
+                                 keep=opts.bleed, shared=opts.layout == "shared", marks=deck.crop_marks)
+            except LayoutError as exc:
+                raise LayoutError(f"deck '{name}': {exc}") from None
+            group = found[key] = SheetGroup([], sheet, folded, [])
+        group.decks.append(deck)
+        group.copies += [(deck, d) for d in items for _ in range(d.count)]
+    groups = list(found.values())
+    return [g for g in groups if g.back] + [g for g in groups if not g.back]
+
+
+@dataclass
+class PlannedSheet:
+    """One sheet to print: its filled slots (``sheet.slots``, and ``back_slots`` folded) in the
+    order of the copies they hold."""
+
+    sheet: Sheet
+    copies: list[tuple[object, RenderedDesign]]
+    back: bool
+    folded: bool
+    crop: bool
+
+
+def _stackable(group: SheetGroup) -> bool:
+    """Sheets of single-sided components whose templates draw their own cut lines (fold-up nets)
+    may hold several sizes, one band under another: no crop mark runs across them."""
+    return not group.back and not group.decks[0].crop_marks
+
+
+def planned_sheets(groups: list[SheetGroup]) -> list[PlannedSheet]:
+    """Every sheet, in the groups' order; the partly filled sheets of stackable groups of one
+    bleed share pages, one band under another (where the first of those groups comes)."""
+    out: list[PlannedSheet | float] = []
+    stacks: dict[float, list] = {}  # bleed -> [(its sheet filled so far, the copies)]
+    for g in groups:
+        parts = chunks(g.copies, g.sheet.per_page)
+        if not _stackable(g):
+            out += [PlannedSheet(g.sheet.part(len(p)), p, g.back, g.folded, g.decks[0].crop_marks) for p in parts]
+            continue
+        if g.sheet.bleed not in stacks:
+            stacks[g.sheet.bleed] = []
+            out.append(g.sheet.bleed)  # where this stack's pages go
+        stacks[g.sheet.bleed] += [(g.sheet.part(len(p)), p) for p in parts]
+    done: list[PlannedSheet] = []
+    for item in out:
+        if isinstance(item, PlannedSheet):
+            done.append(item)
+            continue
+        parts = stacks[item]
+        for page in stack_bands([sheet for sheet, _ in parts]):
+            first = parts[page[0][0]][0]
+            slots = [moved(slot, dy) for i, dy in page for slot in parts[i][0].slots]
+            done.append(PlannedSheet(replace(first, slots=slots, back_slots=[], marks=[], cut_lines=[]),
+                                     [c for i, _ in page for c in parts[i][1]], False, False, False))
+    return done
 
 
 def _placement(slot, key: str, deck, opts: SheetOptions) -> Placement:
     return Placement(slot, key, deck.size.shape, tuple(opts.boxes.get(key, ())) if opts.proof else ())
 
 
+def _labels(copies) -> str:
+    return ", ".join(dict.fromkeys(deck.label for deck, _ in copies))
+
+
 def plan_pages(rendered: RenderedGame, opts: SheetOptions,
                notes: list[str] | None = None) -> tuple[list[Page], list[Page], list[DeckStats]]:
-    """Fronts interleaved with their backs (duplex), backs alone (duplex none),
-    and the figures of each deck; what the layout had to give up goes to ``notes``."""
-    manifest = rendered.manifest
-    digest = rendered.content_hash
-    plan: list[tuple[object, Sheet, list[list[RenderedDesign]], bool]] = []
-    stats = []
-    found: dict[str, list[str]] = {}  # a layout note -> the decks it applies to
-    for name, items in rendered.decks().items():
-        deck = manifest.decks[name]
-        s = deck.size
-        folded = opts.layout == "gutterfold" and deck.back is not None
-        try:
-            sheet = (gutterfold if folded else grid)(opts.page, s.width, s.height, s.bleed,
-                                                     printer_margin=opts.printer_margin)
-        except LayoutError as exc:
-            raise LayoutError(f"deck '{name}': {exc}") from None
-        for n in sheet.notes:
-            found.setdefault(n, []).append(deck.label)
-        copies = [d for d in items for _ in range(d.count)]
-        groups = chunks(copies, sheet.per_page)
-        plan.append((deck, sheet, groups, folded))
-        stats.append(DeckStats(name, deck.label, len(items), len(copies), len(groups), deck.size.name))
-    if notes is not None:
-        notes += [f"{', '.join(labels)}: {n}" for n, labels in found.items()]
+    """The pages of the cards file (with duplex, each sheet's fronts followed by its
+    backs or a blank page), the backs file's (duplex none), and each deck's figures;
+    what each sheet holds and the bleed it keeps go to ``notes``."""
+    groups = sheet_groups(rendered, opts)
     separate = opts.duplex == "none" and opts.layout != "gutterfold"
-    total = sum(len(g) * (2 if deck.back and not separate and not folded else 1) for deck, _, g, folded in plan)
-    total_backs = sum(len(g) for deck, _, g, _f in plan if deck.back) if separate else 0
+    paired = not separate and opts.layout != "gutterfold"  # every sheet two pages
+    sheets = planned_sheets(groups)
+    total = sum(2 if paired else 1 for _ in sheets)
+    total_backs = sum(1 for s in sheets if s.back) if separate else 0
+    if notes is not None:
+        for g in groups:
+            size = g.decks[0].size
+            notes += [f"{g.labels}: {n}" for n in sheet_notes(opts.page, g.sheet, size.width, size.height,
+                                                               keep=opts.bleed)]
     joined: list[Page] = []
     backs_only: list[Page] = []
-    title = manifest.title
+    title = rendered.manifest.title
+    digest = rendered.content_hash
     flip = FLIP_LABELS[opts.duplex]
-    for deck, sheet, groups, folded in plan:
-        if folded:
-            for group in groups:
-                places = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, d in enumerate(group)]
-                places += [_placement(sheet.back_slots[i], d.back_key, deck, opts) for i, d in enumerate(group)]
-                joined.append(Page(sheet, places, f"{title} · {deck.label} · fronts and backs, fold on the dashed "
-                                                  f"line · page {len(joined) + 1}/{total} · {digest}",
-                                   deck.crop_marks, opts.proof))
+    pages_of: dict[str, int] = {}
+    for planned in sheets:
+        sheet, part = planned.sheet, planned.copies
+        labels = _labels(part)
+        for name in dict.fromkeys(deck.name for deck, _ in part):
+            pages_of[name] = pages_of.get(name, 0) + 1
+        if planned.folded:
+            places = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
+            places += [_placement(sheet.back_slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
+            joined.append(Page(sheet, places, f"{title} · {labels} · fronts and backs, fold on the dashed "
+                                              f"line · page {len(joined) + 1}/{total} · {digest}", planned.crop,
+                               opts.proof))
             continue
-        back_sheet = _back_sheet(sheet, opts) if deck.back else None
-        for group in groups:
-            fronts = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, d in enumerate(group)]
-            joined.append(Page(sheet, fronts, f"{title} · {deck.label} · fronts · page {len(joined) + 1}/{total}"
-                                              f" · {digest}", deck.crop_marks, opts.proof))
-            if back_sheet is None:
-                continue
-            backs = [_placement(back_sheet.slots[i], d.back_key, deck, opts) for i, d in enumerate(group)]
-            pages, n, of = (backs_only, len(backs_only) + 1, total_backs) if separate else (joined, len(joined) + 1, total)
-            pages.append(Page(back_sheet, backs, f"{title} · {deck.label} · {flip} · page {n}/{of} · {digest}",
-                              deck.crop_marks, opts.proof))
+        fronts = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
+        joined.append(Page(sheet, fronts, f"{title} · {labels} · fronts · page {len(joined) + 1}/{total}"
+                                          f" · {digest}", planned.crop, opts.proof))
+        if not planned.back:
+            if paired:  # the other side of the sheet stays blank
+                n = len(joined) + 1
+                joined.append(Page(back_sheet(sheet, opts.duplex, opts.back_offset), [],
+                                   f"{title} · {labels} · back of page {n - 1}, blank · page {n}/{total}"
+                                   f" · {digest}", False, False))
+            continue
+        turned = back_sheet(sheet, opts.duplex, opts.back_offset)
+        backs = [_placement(turned.slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
+        pages, n, of = (backs_only, len(backs_only) + 1, total_backs) if separate else (joined, len(joined) + 1, total)
+        pages.append(Page(turned, backs, f"{title} · {labels} · {flip} · page {n}/{of} · {digest}", planned.crop,
+                          opts.proof))
+    stats = []
+    for name, items in rendered.decks().items():
+        deck = rendered.manifest.decks[name]
+        stats.append(DeckStats(name, deck.label, len(items), sum(d.count for d in items), pages_of.get(name, 0),
+                               deck.size.name))
     return joined, backs_only, stats
 
 
@@ -122,22 +218,26 @@ def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str) -> by
 
 
 class PdfSheets:
-    """``<game>-cards.pdf`` (and ``<game>-backs.pdf`` with duplex none)."""
+    """``<game>-cards.pdf`` (and ``<game>-backs.pdf`` with duplex none); with ``only``,
+    ``<game>-selected.pdf`` (and ``<game>-selected-backs.pdf``)."""
 
     name = "pdf-sheets"
     needs_designs = True
 
     def configure(self, build) -> SheetOptions:
         return SheetOptions(build.page, build.duplex, tuple(build.back_offset), getattr(build, "layout", "grid"),
-                            getattr(build, "printer_margin", PRINTER_MARGIN))
+                            getattr(build, "printer_margin", PRINTER_MARGIN), getattr(build, "bleed", None),
+                            only=tuple(getattr(build, "only", ()) or ()))
 
     def make(self, rendered: RenderedGame, options: SheetOptions) -> TargetOutput:
         slug = rendered.game.slug
         title = rendered.manifest.title
         notes: list[str] = []
         joined, backs_only, stats = plan_pages(rendered, options, notes)
-        backs_file = Path(f"{slug}-backs.pdf")
-        files = {Path(f"{slug}-cards.pdf"): write_pdf(joined, rendered.drawings, title, "cards")}
+        stem = f"{slug}-selected" if options.only else f"{slug}"
+        backs_file = Path(f"{stem}-backs.pdf")
+        files = {Path(f"{stem}-cards.pdf" if not options.only else f"{stem}.pdf"):
+                 write_pdf(joined, rendered.drawings, title, "cards")}
         if backs_only:
             files[backs_file] = write_pdf(backs_only, rendered.drawings, title, "card backs")
         return TargetOutput(files, [], len(joined) + len(backs_only), stats, [backs_file], notes=notes)

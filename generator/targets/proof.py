@@ -71,4 +71,5 @@ class Proof(PdfSheets):
         joined, backs_only, _ = plan_pages(rendered, options)
         pages = joined + backs_only
         data = write_pdf(pages, rendered.drawings, rendered.manifest.title, "proof")
-        return TargetOutput({Path(f"{rendered.game.slug}-proof.pdf"): data}, [], 0)
+        stem = f"{rendered.game.slug}-selected" if options.only else rendered.game.slug
+        return TargetOutput({Path(f"{stem}-proof.pdf"): data}, [], 0)

@@ -1,4 +1,4 @@
-"""Target ``tts``: Tabletop Simulator deck sheets and a saved object, ``tts/``.
+"""Target ``tts``: Tabletop Simulator deck sheets, tiles and a saved object, ``tts/``.
 
 Tabletop Simulator builds a custom deck from a *sheet*: one image holding up
 to 10 x 7 card faces in a grid, read left to right and top to bottom, whose
@@ -6,20 +6,24 @@ last slot is the "hidden" card shown for cards in another player's hand; and
 either one back image for the whole sheet or a second sheet of backs in the
 same grid (``UniqueBack``).  Sheet images may be at most 4096 pixels on a side.
 
-This target groups a game's designs by component size (one TTS deck per
-size), fills sheets of at most 69 designs (the 70th slot holds the hidden
-card: the sheet's back), each face cut to its trim box at the resolution that
-fits the 4096 px limit (at most ``dpi``), and writes ``<game>.json``: a saved
-object holding one ``DeckCustom`` per size, whose ``CustomDeck`` entries name
-the sheets (``FaceURL``, ``BackURL``, ``NumWidth``, ``NumHeight``,
-``BackIsHidden``, ``UniqueBack``) and whose ``DeckIDs`` and contained cards
-carry ``CardID`` = sheet number x 100 + slot, one entry per copy.  Card names
-and descriptions come from the sheet (``name``; ``text``, else the deck's
-label).  The structure follows a real ``DeckCustom`` saved object; see
-docs/printing.md for where it came from.  Copy ``<game>.json`` into Tabletop
-Simulator's ``Saves/Saved Objects`` folder; the sheets are found through
-``base_url`` (by default the export folder as a ``file://`` address, so
-upload them, e.g. with TTS's Cloud Manager, before sharing the object).
+This target makes one TTS deck per component deck of the game (so decks with
+different backs stay apart), filling sheets of at most 69 designs (the 70th
+slot holds the hidden card: the sheet's back), each face cut to its trim box
+at the resolution that fits the 4096 px limit (at most ``dpi``).  Round
+components (``shape = "circle"``) become round tiles instead (``Custom_Tile``
+of type circle, one per copy, stackable): a picture of each design's face, and
+of its back when it has one.  ``<game>.json`` is a saved object holding them
+all: a ``DeckCustom`` per deck (a plain ``Card`` for a deck of one component)
+whose ``CustomDeck`` entries name the sheets (``FaceURL``, ``BackURL``,
+``NumWidth``, ``NumHeight``, ``BackIsHidden``, ``UniqueBack``) and whose
+``DeckIDs`` and contained cards carry ``CardID`` = sheet number x 100 + slot,
+one entry per copy; and the tiles.  Card names and descriptions come from the
+sheet (``name``; ``text``, else the deck's label).  The structure follows a real
+``DeckCustom`` saved object; see docs/printing.md for where it came from.
+Copy ``<game>.json`` into Tabletop Simulator's ``Saves/Saved Objects`` folder;
+the images are found through ``base_url`` (by default the export folder as a
+``file://`` address, so upload them, e.g. with TTS's Cloud Manager, before
+sharing the object).
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card
 POKER_WIDTH = 63.5  # TTS's own card is about a poker card: other sizes are scaled against it
 DEFAULT_DPI = 300
 CARD_TINT = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}  # TTS's default card tint
+TILE_CIRCLE = 2  # CustomTile.Type: 0 box, 1 hex, 2 circle, 3 rounded
+TILE_THICKNESS = 0.1  # in-game units (about an inch)
+MAX_TILE_PX = 1024  # a round tile's picture, at most this many pixels a side
 
 
 @dataclass(frozen=True)
@@ -116,24 +123,23 @@ class Tts:
                           int(settings.get("workers", 1)))
 
     def plan(self, rendered: RenderedGame, dpi: float) -> list[tuple[str, list[SheetPlan]]]:
-        """(size name, its sheets) per component size, in deck order."""
-        groups: dict[tuple, list[RenderedDesign]] = {}
-        for design in rendered.designs:
-            s = design.size
-            groups.setdefault((s.name, s.width, s.height), []).append(design)
+        """(deck name, its sheets) per deck of cards (not round tiles), in deck order."""
         out = []
         number = 0
-        for (size_name, width, height), designs in groups.items():
+        for deck_name, designs in rendered.decks().items():
+            size = designs[0].size
+            if size.shape == "circle":
+                continue
             sheets = []
             for i in range(0, len(designs), PER_SHEET):
                 chunk = designs[i:i + PER_SHEET]
                 number += 1
-                cols, rows, cell, sheet_dpi = sheet_grid(len(chunk), width, height, dpi)
+                cols, rows, cell, sheet_dpi = sheet_grid(len(chunk), size.width, size.height, dpi)
                 backs = {d.back_key for d in chunk}
                 first = next((d.back_key for d in chunk if d.back_key), None)
                 sheets.append(SheetPlan(number, chunk, cols, rows, cell, sheet_dpi, first,
                                         len(backs) == 1 and first is not None))
-            out.append((size_name, sheets))
+            out.append((deck_name, sheets))
         return out
 
     def make(self, rendered: RenderedGame, options: TtsOptions) -> TargetOutput:
@@ -141,6 +147,7 @@ class Tts:
 
         slug = rendered.game.slug
         plans = self.plan(rendered, options.dpi)
+        tiles = {name: designs for name, designs in rendered.decks().items() if designs[0].size.shape == "circle"}
         shots: list[Shot] = []
         for _, sheets in plans:
             for sheet in sheets:
@@ -151,13 +158,19 @@ class Tts:
                         shots.append(self._shot(d.back_key, s, sheet))
                 if sheet.single_back:
                     shots.append(self._shot(sheet.single_back, s, sheet))
-        pictures = iter(rasterise([s for s in shots if s.key], rendered.drawings, options.workers, fmt="array"))
+        tile_shots = [self._tile_shot(key, d.size, options.dpi) for designs in tiles.values() for d in designs
+                      for key in (d.front_key, d.back_key) if key]
+        drawn = rasterise([s for s in shots if s.key] + tile_shots, rendered.drawings, options.workers, fmt="array")
+        pictures = iter(drawn[:len(drawn) - len(tile_shots)])
+        tile_pictures = iter(drawn[len(drawn) - len(tile_shots):])
         taken = {id(s): next(pictures) for s in shots if s.key}
         by_shot = iter(taken.get(id(s)) for s in shots)
         files: dict[Path, bytes] = {}
         objects = []
-        for index, (size_name, sheets) in enumerate(plans):
+        x = 0.0
+        for deck_name, sheets in plans:
             size = sheets[0].designs[0].size
+            deck = rendered.manifest.decks[deck_name]
             entries: dict[str, dict] = {}
             cards = []
             deck_ids = []
@@ -176,7 +189,7 @@ class Tts:
                 r, c = divmod(sheet.hidden_slot, sheet.cols)
                 if back_picture is not None:  # the hidden card: the sheet's back
                     faces[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = back_picture
-                stem = f"{safe_name(slug)}-{safe_name(size_name)}-{sheet.number}"
+                stem = f"{safe_name(slug)}-{safe_name(deck_name)}-{sheet.number}"
                 face_file = f"{stem}-faces.png"
                 back_file = f"{stem}-back.png" if sheet.uniform else f"{stem}-backs.png"
                 files[Path(self.folder) / face_file] = _png(faces)
@@ -192,7 +205,6 @@ class Tts:
                 entries[str(sheet.number)] = entry
                 for slot, design in enumerate(sheet.designs):
                     card_id = sheet.number * 100 + slot
-                    deck = rendered.manifest.decks[design.deck]
                     for copy in range(design.count):
                         card = _object("Card", _guid(slug, design.deck, design.card.id, copy), 0.0,
                                        size.width / POKER_WIDTH, design.card.name,
@@ -202,29 +214,54 @@ class Tts:
                                      "XmlUI": "", "ContainedObjects": []})
                         cards.append(card)
                         deck_ids.append(card_id)
-            labels = []
-            for d in (d for s in sheets for d in s.designs):
-                label = rendered.manifest.decks[d.deck].label
-                if label not in labels:
-                    labels.append(label)
-            x = index * 3.0 * max(1.0, size.width / POKER_WIDTH)
-            nickname = f"{rendered.manifest.title} · {', '.join(labels)}"
+            nickname = f"{rendered.manifest.title} · {deck.label}"
             if len(cards) == 1:  # TTS has no deck of one card
                 single = cards[0]
                 single["Transform"]["posX"] = x
                 objects.append(single)
-                continue
-            deck_object = _object("DeckCustom", _guid(slug, size_name), x, size.width / POKER_WIDTH, nickname,
-                                  f"{len(cards)} components of {size.width:g} x {size.height:g} mm ({size_name})", "")
-            deck_object.update({"Hands": False, "SidewaysCard": False, "DeckIDs": deck_ids, "CustomDeck": entries,
-                                "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "ContainedObjects": cards})
-            objects.append(deck_object)
+            else:
+                deck_object = _object("DeckCustom", _guid(slug, deck_name), x, size.width / POKER_WIDTH, nickname,
+                                      f"{len(cards)} {deck.label.lower()}, {size.width:g} x {size.height:g} mm", "")
+                deck_object.update({"Hands": False, "SidewaysCard": False, "DeckIDs": deck_ids, "CustomDeck": entries,
+                                    "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "ContainedObjects": cards})
+                objects.append(deck_object)
+            x += 3.0 * max(1.0, size.width / POKER_WIDTH)
+        for deck_name, designs in tiles.items():
+            deck = rendered.manifest.decks[deck_name]
+            for design in designs:
+                face = f"{safe_name(slug)}-{safe_name(deck_name)}-{safe_name(design.card.id)}-tile.png"
+                files[Path(self.folder) / face] = _png(next(tile_pictures))
+                back = face
+                if design.back_key:
+                    back = face.replace("-tile.png", "-tile-back.png")
+                    files[Path(self.folder) / back] = _png(next(tile_pictures))
+                for copy in range(design.count):  # copies stack where they land
+                    tile = _object("Custom_Tile", _guid(slug, design.deck, design.card.id, copy), x,
+                                   design.size.width / POKER_WIDTH, design.card.name,
+                                   str(design.card.get("text") or deck.label), f"{design.deck}/{design.card.id}")
+                    tile["Transform"]["posY"] = 1.0 + copy * TILE_THICKNESS * 2
+                    tile["ColorDiffuse"] = {"r": 1.0, "g": 1.0, "b": 1.0}
+                    tile.update({"Hands": False, "CustomImage": {
+                        "ImageURL": self._url(options, face), "ImageSecondaryURL": self._url(options, back),
+                        "ImageScalar": 1.0, "WidthScale": 0.0,
+                        "CustomTile": {"Type": TILE_CIRCLE, "Thickness": TILE_THICKNESS, "Stackable": True,
+                                       "Stretch": True}},
+                        "LuaScript": "", "LuaScriptState": "", "XmlUI": ""})
+                    objects.append(tile)
+                x += 1.5 * max(1.0, design.size.width / POKER_WIDTH)
         save = {"SaveName": rendered.manifest.title, "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "",
                 "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
                 "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
         files[Path(self.folder) / f"{safe_name(slug)}.json"] = (json.dumps(save, indent=2, ensure_ascii=False)
                                                                + "\n").encode("utf-8")
         return TargetOutput(files, [], 0, owns=[Path(self.folder)])
+
+    @staticmethod
+    def _tile_shot(key: str, size, dpi: float) -> Shot:
+        """A round tile's picture: its trim square, at most MAX_TILE_PX a side."""
+        side = min(MAX_TILE_PX, max(1, round(size.width * dpi / MM_PER_INCH)))
+        return centred_shot(key, size.full_width, size.full_height, size.bleed, side * MM_PER_INCH / size.width,
+                            side, side)
 
     @staticmethod
     def _shot(key: str | None, size, sheet: SheetPlan) -> Shot:

@@ -10,6 +10,7 @@ COMMANDS = {
     "new": "new",
     "check": "check",
     "build": "build",
+    "calibrate": "calibrate",
     "validate": "validate",
     "export": "export",
     "watch": "watch",

@@ -9,10 +9,10 @@ import click
 from rich.table import Table
 
 from generator.build import BuildOptions
-from generator.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN, PAGE_SIZES
+from generator.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
 
 from ..console import err, out, progress_bar, report_problems
-from ..options import data_option, expansion_option, explicit, out_option
+from ..options import data_option, expansion_option, explicit, out_option, page_option
 
 
 def parse_offset(value: str) -> tuple[float, float]:
@@ -26,8 +26,7 @@ def parse_offset(value: str) -> tuple[float, float]:
 @click.command()
 @click.argument("games", nargs=-1)
 @data_option
-@click.option("--page", type=click.Choice(sorted(PAGE_SIZES)), default=BuildOptions.page, show_default=True,
-              help="Paper size.")
+@page_option
 @out_option
 @click.option("--duplex", type=click.Choice(list(DUPLEX_MODES)), default=BuildOptions.duplex, show_default=True,
               help="How the printer turns the sheet for backs; none: backs in their own file.")
@@ -35,8 +34,14 @@ def parse_offset(value: str) -> tuple[float, float]:
               show_default=True, metavar="X,Y",
               help="Shift the backs by X (right) and Y (down) millimetres to correct a printer.")
 @click.option("--layout", type=click.Choice(list(LAYOUTS)), default=BuildOptions.layout, show_default=True,
-              help="grid: fronts and backs on facing pages (duplex); gutterfold: each front beside its back on "
-                   "one page, to fold and cut (single-sided printers).")
+              help="grid: each component keeps its bleed, fronts and backs on facing pages (duplex); shared: "
+                   "neighbours share their cut lines (more per page, no bleed between them); gutterfold: each "
+                   "front beside its back on one page, to fold and cut (single-sided printers).")
+@click.option("--bleed", type=click.FloatRange(0, None), default=None, metavar="MM",
+              help="Keep at least this much bleed around each component instead of all of its own, to fit more "
+                   "per page  [default: all of it]")
+@click.option("--only", "only", multiple=True, metavar="ID[,ID...]",
+              help="Just these components, with their backs, in <game>-selected.pdf (to reprint a few).")
 @click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN), default=BuildOptions.printer_margin,
               show_default=True, metavar="MM",
               help="The edge of the paper the printer cannot print, in mm; artwork, crop marks and footers stay "
@@ -48,32 +53,63 @@ def parse_offset(value: str) -> tuple[float, float]:
               help="Render and parse every design again, without reading or writing the build cache "
                    "(OUT/.pnp-cache).")
 @click.pass_context
-def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_margin, proof, expansions, no_cache):
-    """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf."""
-    from generator.build import build_games
-    from generator.diskcache import DiskCache, cache_folder
-    from model.sheets import load_project
+def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, only, printer_margin, proof, expansions,
+          no_cache):
+    """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf.
 
-    from ..findings import project_checks
-
+    A build whose sheets, templates, options and earlier PDFs are all unchanged writes
+    nothing and says the PDFs are up to date (--no-cache builds them again)."""
     start = time.perf_counter()
+    ids = tuple(dict.fromkeys(i.strip() for value in only for i in value.split(",") if i.strip()))
+    if only and not ids:
+        raise click.BadParameter("give one or more ids, e.g. --only g01,g02", param_hint="--only")
     if layout == "gutterfold":
         for name, flag in (("duplex", "--duplex"), ("back_offset", "--back-offset")):
             if explicit(ctx, name):
                 raise click.UsageError(f"{flag} does not apply to --layout gutterfold: fronts and backs share a page")
     offset = parse_offset(back_offset)
+    out_dir = out_dir or (data / "output")
+    record = None
+    if not no_cache:
+        from generator import uptodate
+
+        options = {"page": page, "duplex": duplex, "back_offset": offset, "layout": layout, "bleed": bleed,
+                   "only": ids, "printer_margin": printer_margin, "proof": proof, "expansions": expansions}
+        record = (uptodate.command_key(data, out_dir, tuple(games), options), uptodate.inputs_digest(data))
+        unchanged = uptodate.unchanged(out_dir, *record)
+        if unchanged is not None:  # the warnings are said again, nothing is written
+            for line in unchanged["lines"]:
+                err.print(line, style="yellow", markup=False, highlight=False)
+            n, w = len(unchanged["files"]), len(unchanged["lines"])
+            out.print(f"The PDFs are up to date: nothing they are made from changed since they were built ({n} "
+                      f"file{'s' if n != 1 else ''} in {out_dir}); --no-cache builds them again.", markup=False,
+                      highlight=False)
+            out.print(f"Done in {time.perf_counter() - start:.2f} s."
+                      + (f" {w} warning{'s' if w != 1 else ''} (above)." if w else ""))
+            return
+    from generator.build import build_games
+    from generator.diskcache import DiskCache, cache_folder
+    from model.sheets import load_project
+
     project = load_project(data, list(games) or None)
     if not games:
         for slug in project.drop_empty():
             err.print(f"skipped {slug}: no rows in the sheets yet")
     boxes = project.select_expansions(expansions, strict=bool(games))
-    out_dir = out_dir or (data / "output")
     cache = None if no_cache else DiskCache(cache_folder(out_dir))
     found = checked(project, cache)
-    targets = BuildOptions.targets + (("proof",) if proof else ())
+    targets = (("pdf-sheets",) if ids else BuildOptions.targets) + (("proof",) if proof else ())
+    chosen = project.games
+    if ids:
+        chosen = {slug: g for slug, g in project.games.items() if any(c.id in ids for c in g.select(boxes[slug]))}
+        present = {c.id for g in chosen.values() for c in g.select(boxes[g.slug])}
+        missing = [i for i in ids if i not in present]
+        if missing:
+            raise click.BadParameter(f"no component with the id {', '.join(repr(i) for i in missing)} in "
+                                     f"{', '.join(project.games) or 'any game'}", param_hint="--only")
     jobs = [(game, BuildOptions(page, duplex, offset, out_dir, boxes[slug], targets=targets, layout=layout,
-                                printer_margin=printer_margin))
-            for slug, game in project.games.items()]
+                                printer_margin=printer_margin, bleed=bleed, only=ids))
+            for slug, game in chosen.items()]
     from rich.progress import TextColumn
 
     with progress_bar(TextColumn("{task.completed}/{task.total}")) as progress:
@@ -84,11 +120,17 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, printer_
         report_problems(r.warnings)
         for note in r.notes:
             err.print(f"note {r.game}: {note}", highlight=False)
-    how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}"
+    how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}" + (", shared cut lines" if layout == "shared"
+                                                                              else "")
     out.print(summary_table(f"pnp build ({page}, {how}, printer margin {printer_margin:g} mm)", results, found))
     for r in results:
         for f in r.files:
             out.print(f"wrote {f}")
+    if record is not None and results:
+        general, by_game = found
+        said = [f"warning {p}" for p in sorted(general + [p for own in by_game.values() for p in own])]
+        said += [f"warning {p}" for r in results for p in r.warnings]
+        uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said)
     out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(results, found)}")
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from generator.build import BuildOptions
-from generator.layout import PAGE_SIZES
 
-from ..options import data_option, expansion_option, out_option
+from ..options import data_option, expansion_option, out_option, page_option
 from .watch import serve, start_session
 
 
@@ -15,8 +14,7 @@ from .watch import serve, start_session
 @click.argument("games", nargs=-1)
 @data_option
 @out_option
-@click.option("--page", type=click.Choice(sorted(PAGE_SIZES)), default=BuildOptions.page, show_default=True,
-              help="Paper size.")
+@page_option
 @expansion_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the page on 127.0.0.1 (0: any free port; the address is printed).")

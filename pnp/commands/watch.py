@@ -7,10 +7,9 @@ import os
 import click
 
 from generator.build import BuildOptions
-from generator.layout import PAGE_SIZES
 
 from ..console import err, out
-from ..options import data_option, expansion_option, out_option
+from ..options import data_option, expansion_option, out_option, page_option
 
 
 def print_build(snap) -> None:
@@ -52,8 +51,7 @@ def serve(session, port: int) -> None:
 @click.argument("games", nargs=-1)
 @data_option
 @out_option
-@click.option("--page", type=click.Choice(sorted(PAGE_SIZES)), default=BuildOptions.page, show_default=True,
-              help="Paper size.")
+@page_option
 @expansion_option
 @click.option("--serve", "serve_page", is_flag=True, help="Also serve the preview page (as pnp preview does).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,

@@ -93,13 +93,13 @@ def test_the_cards_pdf(built):
     result, folder = built
     assert result.components == 52
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
-    # 52 cards, 9 to a sheet: 6 sheets, each followed by its backs
-    assert len(reader.pages) == 12
+    # 52 cards, 8 to a sheet with their full bleed (2 x 4, turned): 7 sheets, each followed by its backs
+    assert len(reader.pages) == 14
     footers = [p.extract_text().strip().splitlines()[-1] for p in reader.pages]
-    assert "Cards · fronts · page 1/12" in footers[0]
-    assert "Cards · backs, flip on long edge · page 12/12" in footers[11]
+    assert "Cards · fronts · page 1/14" in footers[0]
+    assert "Cards · backs, flip on long edge · page 14/14" in footers[13]
     first = reader.pages[0].extract_text()
-    for name in ("Two of Hearts", "Nine of Hearts", "ROYAL · ACE OF HEARTS", "Which song always gets"):
+    for name in ("Two of Hearts", "Eight of Hearts", "ROYAL · ACE OF HEARTS", "Which song always gets"):
         assert name in first, name
     assert "PYRAMID" in reader.pages[1].extract_text()
     sheet = grid("a4", 63.5, 88.9, 3.0)
@@ -122,8 +122,10 @@ def test_the_reference_pdf(built):
 def test_letter_paper_has_the_same_pages(tmp_path, game):
     result = build_game(game, BuildOptions(page="letter", out=tmp_path), reference=False)
     reader = pypdf.PdfReader(result.files[0])
-    # inside the 4 mm printer margin Letter holds 3 x 2 cards: 52 cards -> 9 sheets, fronts and backs
+    # Letter holds 2 x 3 cards turned with their full bleed: 52 cards -> 9 sheets, fronts and backs
     assert len(reader.pages) == 18
     edge = build_game(game, BuildOptions(page="letter", out=tmp_path / "edge", printer_margin=0), reference=False)
-    assert len(pypdf.PdfReader(edge.files[0]).pages) == 18  # 3 rows need 277.7 mm with their crop marks
+    assert len(pypdf.PdfReader(edge.files[0]).pages) == 18  # 3 x 2 upright: 3 rows need 289.7 mm of 276.4
+    less = build_game(game, BuildOptions(page="letter", out=tmp_path / "less", bleed=1), reference=False)
+    assert len(pypdf.PdfReader(less.files[0]).pages) == 14  # with 1 mm of bleed kept: 2 x 4, turned
     assert float(reader.pages[0].mediabox.width) == pytest.approx(215.9 * MM, abs=0.01)

@@ -101,9 +101,11 @@ def test_sizes_of_tiles_tokens_standees_and_track(game):
     assert decks["builder"].back is None and decks["builder"].crop_marks
     track = decks["track"].size
     for page in ("a4", "letter"):
-        assert grid(page, tile.width, tile.height, tile.bleed, printer_margin=0).per_page == 20
-        assert grid(page, tile.width, tile.height, tile.bleed).per_page == 15  # 3 x 5 inside a 4 mm margin
-        assert grid(page, column.width, column.height, column.bleed).per_page >= 108
+        # 54 mm a tile with its full bleed: 3 across (4 would need 221 mm), 5 down on A4 (275 of 286 mm)
+        # and 4 on Letter (268.4 mm); with 1 mm of bleed kept, 5 down on Letter too
+        assert grid(page, tile.width, tile.height, tile.bleed).per_page == (15 if page == "a4" else 12)
+        assert grid(page, tile.width, tile.height, tile.bleed, keep=1).per_page == 15
+        assert grid(page, column.width, column.height, column.bleed).per_page >= 120  # columns and markers
         assert grid(page, track.width, track.height, track.bleed).per_page >= 5
         assert grid(page, builder.width, builder.height, builder.bleed).per_page >= 6
     # single-sided: tokens, markers, standees and track strips; duplex: cards, tiles, aids
@@ -145,28 +147,30 @@ def test_the_cards_pdf(built):
     result, folder = built
     assert result.components == 253
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
-    # cards 86 -> 10 sheets of 9, tiles 30 -> 2 of 20, each with its backs page;
-    # 108 columns, 12 markers, 6 builders, 5 track strips: one single-sided sheet each;
-    # 6 aids -> 2 sheets of 4 with their backs
-    assert len(reader.pages) == 2 * 10 + 2 * 2 + 4 + 2 * 2 == 32
+    # cards 86 -> 11 sheets of 8, tiles 30 -> 2 of 15, aids 6 -> 2 of 4, each with its backs page; then the
+    # single-sided: 108 columns and 12 markers share one sheet, 6 builders one, 5 track strips one, each with a
+    # blank back
+    assert len(reader.pages) == 2 * 11 + 2 * 2 + 2 * 2 + 2 * 3 == 36
     footers = [p.extract_text().strip().splitlines()[-1] for p in reader.pages]
-    assert "Cards · fronts · page 1/32" in footers[0]
-    assert "Cards · backs, flip on long edge · page 2/32" in footers[1]
-    assert "Pyramid tiles · fronts · page 21/32" in footers[20]
-    assert "Column tokens · fronts · page 25/32" in footers[24]
-    assert "Builders · fronts · page 27/32" in footers[26]
-    assert "Scoring track · fronts · page 28/32" in footers[27]
+    assert "Cards · fronts · page 1/36" in footers[0]
+    assert "Cards · backs, flip on long edge · page 2/36" in footers[1]
+    assert "Pyramid tiles · fronts · page 23/36" in footers[22]
+    assert "Player aids · fronts · page 27/36" in footers[26]
+    assert "Column tokens, Score markers · fronts · page 31/36" in footers[30]
+    assert "Column tokens, Score markers · back of page 31, blank · page 32/36" in footers[31]
+    assert "Builders · fronts · page 33/36" in footers[32]
+    assert "Scoring track · fronts · page 35/36" in footers[34]
     first = reader.pages[0].extract_text()
-    for name in ("Red Sun 1", "Red Moon 1", "Red Eye 2", "Red Lotus 3"):
+    for name in ("Red Sun 1", "Red Moon 1", "Red Eye 2"):
         assert name in first
-    assert "SET ASIDE · SCORING TRACK" in reader.pages[16].extract_text()
-    assert "START" in reader.pages[18].extract_text() and "Green start card" in reader.pages[18].extract_text()
-    assert "SUN TILE" in reader.pages[20].extract_text()
-    assert "Red builder" in reader.pages[26].extract_text()
-    # the trim box of a tile page is the grid of 50 mm tiles
+    assert "SET ASIDE · SCORING TRACK" in reader.pages[18].extract_text()
+    assert "START" in reader.pages[20].extract_text() and "Green start card" in reader.pages[20].extract_text()
+    assert "SUN TILE" in reader.pages[22].extract_text()
+    assert "Red builder" in reader.pages[32].extract_text()
+    # the trim box of a full page of tiles is the grid of 50 mm tiles
     sheet = grid("a4", 50.0, 50.0, 2.0)
     tb = sheet.trim_box
-    assert [float(v) for v in reader.pages[20].trimbox] == pytest.approx(
+    assert [float(v) for v in reader.pages[22].trimbox] == pytest.approx(
         [tb.x * MM, tb.y * MM, tb.right * MM, tb.top * MM], abs=0.01)
     cards = grid("a4", 63.5, 88.9, 3.0).trim_box
     assert [float(v) for v in reader.pages[0].trimbox] == pytest.approx(

@@ -75,7 +75,7 @@ def test_component_sizes(game):
         assert net.width + 2 <= size.width <= net.width + 8
         assert net.height + 2 <= size.height <= net.height + 8
         for page in ("a4", "letter"):
-            assert grid(page, size.width, size.height, 0).per_page >= 5
+            assert grid(page, size.width, size.height, 0, marks=False).per_page >= 5
     assert (decks["cue"].size.width, decks["cue"].size.height) == (63.5, 88.9)
     assert decks["cue"].back == "cue-back.svg.j2"
     token = decks["turn"].size
@@ -168,23 +168,45 @@ def test_cards_pdf(built):
     result, folder = built
     assert not result.warnings
     reader = pypdf.PdfReader(folder / f"{SLUG}-cards.pdf")
-    # one page per net size, cue fronts + backs, the single-sided token
-    assert len(reader.pages) == 6
+    # the cue cards' fronts and backs; then the single-sided sheets, each with a blank back: the large nets,
+    # the medium and small ones on one sheet (nets are cut along their own outlines, so sizes may share a
+    # sheet, one band under another), the turn token
+    assert len(reader.pages) == 2 + 2 * 3
     text = [page.extract_text() for page in reader.pages]
-    for i, size in enumerate(("LARGE", "MEDIUM", "SMALL")):
-        for color in COLORS:
-            assert f"{color.upper()} {size}" in text[i]
+    assert "YOUR STARTING COLOUR" in text[0] and all(c.upper() in text[0] for c in COLORS)
+    assert "Knock-out bonus" in text[1] and "backs" in text[1]
+    for i, sizes in ((2, ("LARGE",)), (4, ("MEDIUM", "SMALL"))):
+        for size in sizes:
+            for color in COLORS:
+                assert f"{color.upper()} {size}" in text[i]
         assert "GLUE" in text[i]
-    assert "YOUR STARTING COLOUR" in text[3] and all(c.upper() in text[3] for c in COLORS)
-    assert "Knock-out bonus" in text[4] and "backs" in text[4]
-    assert "TURN" in text[5]
-    # TrimBox: the union of the slots of a page
-    for page, (w, h, bleed) in zip(reader.pages, [(91, 54, 0), (73, 44, 0), (55, 34, 0), (63.5, 88.9, 3),
-                                                   (63.5, 88.9, 3), (60, 60, 2)]):
-        sheet = grid("a4", w, h, bleed)
-        box = [float(v) / MM for v in page.trimbox]
-        t = sheet.trim_box
-        assert box == pytest.approx([t.x, t.y, t.right, t.top], abs=0.01)
+        assert "blank" in text[i + 1] and sizes[0] not in text[i + 1]
+    assert "Medium pyramids, Small pyramids · fronts" in text[4]
+    assert "TURN" in text[6]
+    # TrimBox: the union of the filled slots of a page; the large nets' rows (3 of 54 mm, the columns as on a
+    # sheet of their own) stacked from the top of the grid area, 297 - 4 = 293 mm
+    t = grid("a4", 63.5, 88.9, 3).part(5).trim_box
+    assert [float(v) / MM for v in reader.pages[0].trimbox] == pytest.approx([t.x, t.y, t.right, t.top], abs=0.01)
+    t = grid("a4", 91, 54, 0, marks=False).trim_box
+    assert [float(v) / MM for v in reader.pages[2].trimbox] == pytest.approx([t.x, 293 - 3 * 54, t.right, 293],
+                                                                             abs=0.01)
+
+
+def test_nets_of_two_sizes_share_a_sheet_without_touching(game):
+    from generator.designs import RenderOptions, render_game
+    from generator.targets.pdf_sheets import SheetOptions, plan_pages
+
+    pages, _, _ = plan_pages(render_game(game, RenderOptions()), SheetOptions())
+    shared = next(p for p in pages if "Medium pyramids, Small pyramids" in p.footer and p.placements)
+    slots = [p.slot for p in shared.placements]
+    assert len(slots) == 10 and {(s.trim.w, s.trim.h) for s in slots} == {(73, 44), (34, 55)}
+    for a in slots:
+        assert shared.sheet.printable.contains_point(a.trim.x, a.trim.y)
+        for b in slots:
+            if a is not b:
+                apart = max(b.trim.x - a.trim.right, a.trim.x - b.trim.right, b.trim.y - a.trim.top,
+                            a.trim.y - b.trim.top)
+                assert apart >= -1e-9, "two nets overlap"
 
 
 def test_reference_pdf(built):
@@ -199,5 +221,5 @@ def test_reference_pdf(built):
 def test_letter_pages(game, tmp_path):
     build_game(game, BuildOptions(page="letter", out=tmp_path))
     reader = pypdf.PdfReader(tmp_path / SLUG / f"{SLUG}-cards.pdf")
-    assert len(reader.pages) == 6
+    assert len(reader.pages) == 8
     assert float(reader.pages[0].mediabox.width) == pytest.approx(215.9 * MM, abs=0.01)

@@ -48,7 +48,7 @@ def test_box_contents(game):
     assert all(d.expected == {} for d in game.manifest.decks.values())
     # mini cards with 3 mm bleed and one shared back, so hands stay hidden
     for deck in game.manifest.decks.values():
-        assert (deck.size.width, deck.size.height, deck.size.bleed) == (44.0, 63.5, 3.0)
+        assert (deck.size.width, deck.size.height, deck.size.bleed) == (44.45, 63.5, 3.0)  # 1.75 x 2.5 in
         assert deck.back == "back.svg.j2" and deck.crop_marks
     # Intensive Care cards are unique
     assert all(c.count == 1 for c in game.cards)
@@ -138,10 +138,10 @@ def _trim(page):
 
 
 @pytest.mark.parametrize("boxes, pages", [
-    (None, 10),  # medicine 26 -> 2 sheets, patients 18 -> 2, operations 4 -> 1; each with backs
-    ({"base"}, 4),
-    ({"base", "operations"}, 6),
-    ({"base", "intensive-care"}, 8),
+    (None, 8),  # medicine 26, patients 18 and operations 4 share sheets of 12: 4 sheets, each with backs
+    ({"base"}, 6),  # 27 cards
+    ({"base", "operations"}, 6),  # 31
+    ({"base", "intensive-care"}, 8),  # 44
 ])
 def test_cards_pdf(game, tmp_path, boxes, pages):
     result = build_game(game, BuildOptions(out=tmp_path, expansions=boxes))
@@ -155,7 +155,7 @@ def test_cards_pdf(game, tmp_path, boxes, pages):
     assert ("Transplant" in text) == (boxes is None or "operations" in boxes)
     assert ("Moon Serum" in text) == (boxes is None or "intensive-care" in boxes)
     assert result.components == count(selected)
-    t = grid("a4", 44, 63.5, 3).trim_box
+    t = grid("a4", 44.45, 63.5, 3).trim_box
     assert _trim(reader.pages[0]) == pytest.approx([t.x, t.y, t.right, t.top], abs=0.01)
     # the backs page mirrors the fronts for a long-edge flip: same trim box on a full page
     assert "backs" in reader.pages[1].extract_text()

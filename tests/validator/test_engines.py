@@ -188,6 +188,22 @@ def test_pnp_check_runs_the_engines_static_checks(tombs):
            "a plain relic" in result.output
 
 
+@pytest.mark.parametrize("runs", ["check", "validate"])
+def test_only_check_and_validate_run_a_game_folders_rules(tombs, runs):
+    """Printing never runs the code in a game's folder; checking and validating do."""
+    marker = tombs / "rules-ran"
+    init = tombs / TOMBS_RULES / "__init__.py"
+    init.write_text(f"from pathlib import Path\nPath({str(marker)!r}).touch()\n" + init.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    for command in (["build"], ["export", "tiny-tombs", "--to", "png", "--dpi", "36"]):
+        done = pnp(*command, "--data", str(tombs))
+        assert done.exit_code == 0, done.output
+        assert not marker.exists(), command
+    args = ["--games", "5", "--skill-games", "0"] if runs == "validate" else []
+    assert pnp(runs, "--data", str(tombs), *args).exit_code == 0
+    assert marker.exists()
+
+
 # ------------------------------------------------------------------ failures inside a game
 RAISE_IN_THIRD_EXPEDITION = ('            self.counts["curses"] += 1\n',
                              '            self.counts["curses"] += 1\n'

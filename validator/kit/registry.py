@@ -135,15 +135,21 @@ def installed() -> dict[str, list[Engine]]:
     return _INSTALLED
 
 
-def folder_engine(data) -> Engine | None:
-    """The engine in a game's data folder (``templates/<slug>/rules/``), if it has one."""
-    manifest = getattr(data, "manifest", None)
-    folder = getattr(manifest, "folder", None)
+def folder_rules_of(data) -> Path | None:
+    """The rules package in a game's data folder (``templates/<slug>/rules/``), if it has one (nothing is read)."""
+    folder = getattr(getattr(data, "manifest", None), "folder", None)
     if folder is None:
         return None
     rules = Path(folder) / RULES
-    if not (rules / "__init__.py").is_file():
+    return rules if (rules / "__init__.py").is_file() else None
+
+
+def folder_engine(data) -> Engine | None:
+    """The engine in a game's data folder (``templates/<slug>/rules/``), if it has one."""
+    rules = folder_rules_of(data)
+    if rules is None:
         return None
+    folder = rules.parent
     shown = f"templates/{Path(folder).name}/{RULES}/"
     bundle = read_bundle(rules, data.slug, shown)
     return Engine(data.slug, bundle.name, f"{shown} in {Path(folder).parent.parent}", bundle=bundle)

@@ -1,0 +1,124 @@
+"""Whether a build would write the files it wrote last time: then there is nothing to do.
+
+A build records, in the build cache folder (``OUT/.pnp-cache/builds.json``), what
+it was asked for (the command's games and options: its *key*), a digest of
+everything it read (its *inputs*: the sheets ``cards.*`` and ``goals.*``, every
+file under ``templates/``, the generator's and the model's code and templates,
+the fonts and the versions of the libraries that draw), the files it wrote with
+a digest of each, and the lines it printed about them (warnings and notes).  The
+same build asked again finds the record: when the inputs digest is the same and
+every file is still there with the same digest, it has nothing to write.  A file
+deleted or changed since, a template saved, a cell edited, another option, a new
+version of pnp: the digests differ and the build runs.
+
+Everything here reads files and hashes them, without importing what a build
+needs (reportlab, the templates): the check costs a few milliseconds more than
+starting ``pnp``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .cache import cache_folder
+from .keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
+
+RECORD_FILE = "builds.json"
+RECORD_FORMAT = 1
+KEPT = 16  # builds remembered per output folder (one per command and options)
+#: the libraries whose upgrade changes what is drawn
+LIBRARIES = ("reportlab", "svglib", "jinja2", "rl_accel")
+#: the project's packages whose code decides what a build writes and the warnings it gives
+CODE = ("generator", "model", "validator", "pnp")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+def command_key(data: Path, out: Path, games: tuple[str, ...], options: dict) -> str:
+    """What a build is asked for: the folders, the games and every option that changes what it writes."""
+    text = json.dumps({"data": str(Path(data).resolve()), "out": str(Path(out).resolve()), "games": list(games),
+                       "options": {k: options[k] for k in sorted(options)}}, sort_keys=True, default=repr)
+    return _digest(text.encode())
+
+
+def _code_state(h) -> None:
+    """Sizes and times of the code and package data that decide the outputs (a change to any
+    of them, an upgrade of a library that draws, a replaced font: another digest)."""
+    root = Path(__file__).resolve().parents[1]
+    for package in CODE:
+        for path in sorted((root / package).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts:
+                st = path.stat()
+                h.update(f"{path.relative_to(root).as_posix()}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+    for name in LIBRARIES:
+        h.update(f"{name} {_package_version(name)}\0".encode())
+    h.update(f"fonts {fonts_fingerprint()}\0builtin {BUILTIN_TEMPLATES}\0".encode())
+
+
+def inputs_digest(data: Path) -> str:
+    """A digest of everything a build of the data folder reads."""
+    from model import __version__
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"pnp {__version__}\0".encode())
+    data = Path(data)
+    for path in sorted(p for p in data.glob("*") if p.is_file() and p.stem in ("cards", "goals")):
+        h.update(f"{path.name}\0".encode())
+        h.update(path.read_bytes())
+    templates = data / "templates"
+    if templates.is_dir():
+        for path in sorted(p for p in templates.rglob("*") if p.is_file()):
+            h.update(f"{path.relative_to(templates).as_posix()}\0".encode())
+            h.update(path.read_bytes())
+    _code_state(h)
+    return h.hexdigest()
+
+
+def _records(out: Path) -> dict:
+    try:
+        found = json.loads((cache_folder(out) / RECORD_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(found, dict) or found.get("format") != RECORD_FORMAT or not isinstance(found.get("builds"), dict):
+        return {}
+    return found["builds"]
+
+
+def unchanged(out: Path, key: str, inputs: str) -> dict | None:
+    """The record of the last build asked for ``key`` when its inputs are ``inputs`` and every file
+    it wrote is there as it wrote it (``{"files": [...], "lines": [...]}``); None when it must run."""
+    record = _records(out).get(key)
+    if not isinstance(record, dict) or record.get("inputs") != inputs:
+        return None
+    files = record.get("files")
+    if not isinstance(files, dict) or not files:
+        return None
+    for name, digest in files.items():
+        if file_digest(Path(name)) != digest:
+            return None
+    return {"files": list(files), "lines": list(record.get("lines") or [])}
+
+
+def remember(out: Path, key: str, inputs: str, files: list[Path], lines: list[str]) -> None:
+    """Record a build that wrote ``files`` (and printed ``lines``), for the next one to compare with."""
+    from model.atomic import write_files
+
+    builds = _records(out)
+    builds.pop(key, None)
+    builds[key] = {"inputs": inputs, "files": {str(Path(f).resolve()): file_digest(Path(f)) for f in files},
+                   "lines": lines}
+    while len(builds) > KEPT:
+        builds.pop(next(iter(builds)))
+    payload = json.dumps({"format": RECORD_FORMAT, "builds": builds}, indent=1)
+    write_files({cache_folder(out) / RECORD_FILE: payload})
