@@ -71,6 +71,7 @@ class BuildResult:
     changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)
     parsed: int = 0  # SVGs parsed in this build
     rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
+    pictures: list[Path] = field(default_factory=list)  # the picture files its designs placed
     target_pages: dict[str, int] = field(default_factory=dict)  # target name -> its pages (card sheets, reference)
 
     @property
@@ -94,12 +95,23 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
     from .fonts import DEFAULT_FAMILY, register_fonts
     from .targets import TARGETS
 
+    from .render import use_fonts
+
     for name in dict.fromkeys(targets):
         if name in TARGETS:
             TARGETS[name]  # made now: its module is imported before the workers start
             if name == "reference":
                 from . import reference  # noqa: F401
+    for g in games:
+        use_fonts(g.manifest)
     register_fonts(DEFAULT_FAMILY, *{g.manifest.font for g in games})
+
+
+def uses_pictures(game: Game) -> bool:
+    """Whether any template of the game may place a picture file (its content hash then
+    takes in the pictures, known only once the designs are rendered)."""
+    return any("picture(" in p.read_text(encoding="utf-8", errors="replace")
+               for p in game.manifest.folder.rglob("*.j2") if p.is_file())
 
 
 def _target_names(options: BuildOptions, reference: bool) -> list[str]:
@@ -119,6 +131,23 @@ def _targets(options: BuildOptions, reference: bool) -> list[Target]:
     return [TARGETS[n] for n in _target_names(options, reference)]
 
 
+def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
+    """Encode the picture files the designs place for the PDFs, once each; a file that does
+    not decode is an error at every row that places it."""
+    from . import pictures
+
+    used = {}
+    for design in rendered.designs:
+        for rel, digest in design.pictures:
+            used.setdefault(digest, (rel, []))[1].append(design.card)
+    kinds = [(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest) for digest, (rel, _) in used.items()]
+    failed = pictures.prepare(kinds, workers)
+    problems = [Problem(card.sheet, card.row, None, f"'{used[digest][0]}' {message}")
+                for digest, message in failed for card in used[digest][1]]
+    if problems:
+        rendered.problems += problems
+
+
 def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
                       cache: DrawingStore | None) -> TargetOutput:
     """A target that needs no designs, made in a worker process (imports and all)."""
@@ -136,10 +165,14 @@ def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
+    from .pictures import PictureError
+
     try:
         output = target.make(rendered, target.configure(options))
     except LayoutError as exc:  # what the manifest asks for does not fit the page (a component too large ...)
         raise InputErrors([Problem(f"templates/{rendered.game.slug}/game.toml", None, None, str(exc))]) from None
+    except PictureError as exc:  # a picture file changed or went away while the files were being made
+        raise InputErrors([Problem(rendered.manifest.data_folder.name or ".", None, None, str(exc))]) from None
     if any(p.is_error for p in output.problems):
         raise InputErrors(output.problems)
     return output
@@ -200,6 +233,11 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
+    pictures = uses_pictures(game)
+    if cache is not None and hasattr(cache, "get_blob"):
+        from . import pictures as _pictures
+
+        _pictures.STORE[0] = cache  # encoded pictures kept across builds
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores
@@ -216,7 +254,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             # first; what both need is imported (and its fonts read) here before it starts
             _prepare_workers([game])
             for name in names:
-                if not TARGETS.needs_designs(name):
+                if not TARGETS.needs_designs(name) and not pictures:
                     early[name] = (pool or (pools[0] if pools else new_pool())).submit(
                         _target_in_worker, name, game, options, digest, cache)
         from .designs import RenderJob, RenderOptions
@@ -227,6 +265,14 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                         pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
                         min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
         rendered = job.result()
+        if pictures and (workers > 1 or pool is not None) and not rendered.errors:
+            # the hash on every page takes in the pictures: the reference is started once it is known
+            for name in names:
+                if not TARGETS.needs_designs(name):
+                    early[name] = (pool or (pools[0] if pools else new_pool())).submit(
+                        _target_in_worker, name, game, options, rendered.content_hash, cache)
+        if pictures and not rendered.errors:
+            _prepare_pictures(rendered, max(workers, 2 if pool is not None else 1))
         early_errors: list[Problem] = []
         for target in targets:  # made here after the designs: they draw pictures of cards from their display lists
             if not target.needs_designs and target.name not in early:
@@ -258,14 +304,17 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     ordered = [outputs[t.name] for t in targets]
     folder = options.out / game.slug
     files = {folder / path: data for o in ordered for path, data in o.files.items()}
-    problems = rendered.problems + [p for o in ordered for p in o.problems]
+    # a card drawn on the reference sheet too warns there again: each warning once
+    problems = list(dict.fromkeys(rendered.problems + [p for o in ordered for p in o.problems]))
     decks = next((o.decks for o in ordered if o.decks), None) or _deck_stats(rendered)
     result = BuildResult(game.slug, game.title, list(files), decks, sum(o.pages for o in ordered),
-                         [p for p in problems if not p.is_error], time.perf_counter() - start, digest,
+                         [p for p in problems if not p.is_error], time.perf_counter() - start, rendered.content_hash,
                          target_pages={t.name: outputs[t.name].pages for t in targets},
                          obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
-                         changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered)
+                         changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered,
+                         pictures=sorted({game.manifest.data_folder / rel for d in rendered.designs
+                                          for rel, _ in d.pictures}))
     if cache is not None and hasattr(cache, "flush"):
         cache.flush()
         result.warnings += [w for w in getattr(cache, "warnings", []) if w not in result.warnings]

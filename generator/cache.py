@@ -57,6 +57,7 @@ class RenderedSvg:
     back: str | None
     warnings: tuple[Problem, ...] = ()
     notes: tuple[str, ...] = ()  # text that had to shrink to fit
+    pictures: tuple = ()  # ((name, digest), ...) of the picture files the design places: changed, it renders again
 
 
 @runtime_checkable

@@ -77,6 +77,7 @@ class RenderedDesign:
     warnings: list[Problem] = field(default_factory=list)  # e.g. text cut short, naming the card
     rendered: bool = True  # False when its SVG came from the cache unchanged
     notes: list[str] = field(default_factory=list)  # text that had to shrink to fit (not a problem)
+    pictures: tuple = ()  # ((name relative to the data folder, digest), ...) of the picture files it places
 
     @property
     def count(self) -> int:
@@ -231,17 +232,20 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
         deck = manifest.decks[name]
         first = len(problems.items)
         key = input_key(fingerprint, name, card) if lists else None
-        kept = store.get_svg(key) if lists else None
+        kept = _kept(store, key, manifest) if lists else None
         if kept is not None:
             front, back = kept.front, kept.back
             problems.items += kept.warnings
             notes = list(kept.notes)
+            used = kept.pictures
         else:
             renderer = renderer or Renderer(manifest, problems, store, fingerprint)
             first_note = len(renderer.notes)
+            renderer.take_pictures()
             front = renderer.svg(deck.front, deck, card)
             back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
             notes = renderer.notes[first_note:]
+            used = renderer.take_pictures()
         progress(1)
         if front is None or (deck.back and back is None):
             continue
@@ -258,14 +262,26 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
         found = problems.items[first:]
         if any(p.is_error for p in found):
             continue
-        warnings = [p for p in found if not p.is_error]
+        warnings = list(dict.fromkeys(p for p in found if not p.is_error))  # a side's twin warnings once
+        problems.items[first:] = warnings
         if lists and kept is None:
-            store.put_svg(key, RenderedSvg(front, back, tuple(warnings), tuple(notes)))
+            store.put_svg(key, RenderedSvg(front, back, tuple(warnings), tuple(notes), used))
         rendered.append(RenderedDesign(card, name, deck.size, front, back, front_key, back_key, warnings,
-                                       kept is None, notes))
+                                       kept is None, notes, used))
     if lists:
         store.flush()
     return rendered, drawings, problems.items, cache.parsed
+
+
+def _kept(store, key: str, manifest: Manifest) -> RenderedSvg | None:
+    """The rendered SVG a store keeps for a design, unless a picture file it places has changed since."""
+    kept = store.get_svg(key)
+    if kept is not None and kept.pictures:
+        from .pictures import current
+
+        if not current(kept.pictures, manifest.data_folder):
+            return None
+    return kept
 
 
 def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint, keep):
@@ -301,7 +317,7 @@ class RenderJob:
         todo = self.designs
         if self.fingerprint is not None:
             todo = [(n, c) for n, c in self.designs
-                    if self.store.get_svg(input_key(self.fingerprint, n, c)) is None]
+                    if _kept(self.store, input_key(self.fingerprint, n, c), game.manifest) is None]
         if len(todo) < max(min_parallel, 2):
             return
         if not hasattr(pool, "submit"):  # a factory: make the pool only when there is work for it
@@ -318,7 +334,25 @@ class RenderJob:
                             store=self.store)
 
     def result(self) -> RenderedGame:
-        """The rendered game (problems collected in it, never raised)."""
+        """The rendered game (problems collected in it, never raised).  Its content hash
+        takes in the picture files its designs place."""
+        out = self._result()
+        used = sorted({p for d in out.designs for p in d.pictures})
+        if used:
+            import hashlib
+
+            from .pictures import register
+
+            folder = self.game.manifest.data_folder
+            for rel, digest in used:
+                register(digest, folder / rel)
+            h = hashlib.sha256(out.content_hash.encode())
+            for rel, digest in used:
+                h.update(f"{rel}\0{digest}\0".encode())
+            out.content_hash = h.hexdigest()[:10]
+        return out
+
+    def _result(self) -> RenderedGame:
         out = self.before()
         if not self.chunks:
             out.designs, out.drawings, out.problems, out.parsed = render_designs(

@@ -45,7 +45,7 @@ DB_NAME = "cache.sqlite"
 SCHEMA = 1
 FLUSH_EVERY = 200
 DIGEST = 16
-SVG_FORMAT = 2
+SVG_FORMAT = 3
 
 
 def _seal(payload: bytes) -> bytes:
@@ -63,15 +63,19 @@ def _open(sealed) -> bytes | None:
 
 def _svg_dumps(rendered: RenderedSvg) -> bytes:
     warnings = tuple((p.file, p.row, p.column, p.message, p.severity) for p in rendered.warnings)
-    return marshal.dumps((SVG_FORMAT, rendered.front, rendered.back, warnings, tuple(rendered.notes)))
+    return marshal.dumps((SVG_FORMAT, rendered.front, rendered.back, warnings, tuple(rendered.notes),
+                          tuple(tuple(p) for p in rendered.pictures)))
 
 
 def _svg_loads(data: bytes) -> RenderedSvg | None:
     try:
-        fmt, front, back, warnings, notes = marshal.loads(data)
+        fmt, front, back, warnings, notes, pictures = marshal.loads(data)
         if fmt != SVG_FORMAT or type(front) is not str or not (back is None or type(back) is str):
             return None
-        return RenderedSvg(front, back, tuple(Problem(*w) for w in warnings), tuple(str(n) for n in notes))
+        if not all(type(p) is tuple and len(p) == 2 and all(type(v) is str for v in p) for p in pictures):
+            return None
+        return RenderedSvg(front, back, tuple(Problem(*w) for w in warnings), tuple(str(n) for n in notes),
+                           tuple(pictures))
     except (EOFError, ValueError, TypeError):
         return None
 
@@ -346,6 +350,14 @@ class DiskCache:
 
     def put_form(self, key: str, form) -> None:
         self._put_kept("form", self._forms, key, form, form.dumps())
+
+    # ------------------------------------------------------------ blobs
+    def get_blob(self, key: str) -> bytes | None:
+        """Bytes kept under a key (pictures encoded for PDFs), or None."""
+        return self._read("blob", key)
+
+    def put_blob(self, key: str, data: bytes) -> None:
+        self._write("blob", key, data)
 
     # ------------------------------------------------------------ compiled templates
     def bytecode_cache(self):

@@ -22,8 +22,11 @@ A display list is made of tuples, strings and numbers only: it is stored with
 ``marshal`` (``dumps``/``loads``), and ``loads`` accepts nothing but calls
 from ``CANVAS_CALLS`` and ``PATH_CALLS`` and instructions from
 ``PROGRAM_OPS``, so a damaged or foreign entry is refused (``None``) rather
-than run.  A drawing that needs anything else (an image, an unusual colour
-class) has no display list and is drawn the usual way.
+than run.  A picture file a design places (``pictures.py``) is one call,
+``+picture`` (its kind, digest, orientation and place), and one program
+instruction; its data is added to the document when the call runs, once per
+document.  A drawing that needs anything else (an image of svglib's own, an
+unusual colour class) has no display list and is drawn the usual way.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import marshal
 from dataclasses import dataclass
 from typing import Callable
 
-FORMAT = 2
+FORMAT = 3
 
 #: Canvas calls a display list may hold (what reportlab's PDF renderer makes for
 #: svglib's shapes); ``*drawPath``/``*clipPath`` carry a path's own calls.
@@ -40,15 +43,16 @@ CANVAS_CALLS = frozenset({
     "saveState", "restoreState", "setFont", "transform", "translate", "scale", "rotate", "setLineWidth",
     "setLineCap", "setLineJoin", "setMiterLimit", "setDash", "setFillColor", "setStrokeColor", "setFillAlpha",
     "setStrokeAlpha", "setFillOverprint", "setStrokeOverprint", "setOverprintMask", "rect", "roundRect",
-    "circle", "ellipse", "line", "drawString", "*drawPath", "*clipPath", "=_fillMode",
+    "circle", "ellipse", "line", "drawString", "*drawPath", "*clipPath", "=_fillMode", "+picture",
 })
 PATH_CALLS = frozenset({"moveTo", "lineTo", "curveTo", "close", "arc", "arcTo", "rect", "ellipse", "circle",
                         "roundRect"})
 #: Program instructions (besides plain strings, which are content-stream text):
 #: q/Q save and restore, cm transform, fm fill rule, f font, a graphics-state
 #: value, pr/pe/pd a rectangle, a shape or a path painted with the fill rule in
-#: force, t a string.
-PROGRAM_OPS = frozenset({"q", "Q", "cm", "fm", "f", "a", "pr", "pe", "pd", "t"})
+#: force, pc a clipping path, t a string, i a picture.
+PROGRAM_OPS = frozenset({"q", "Q", "cm", "fm", "f", "a", "pr", "pe", "pd", "pc", "t", "i"})
+PICTURE_KINDS = frozenset({"png", "jpeg", "svg"})
 
 
 class Unsupported(Exception):
@@ -124,9 +128,23 @@ def replay(display_list: DisplayList, canvas, texts: list | None = None) -> bool
     if display_list.program is not None:  # (canvases that enforce a colour space are not supported)
         _run(display_list.program, canvas, texts)
         return True
-    for name, args, kwargs in display_list.ops:
+    run_calls(display_list.ops, canvas)
+    return False
+
+
+def run_calls(ops, canvas) -> None:
+    """Make recorded calls on a canvas (or on anything with the same methods)."""
+    for name, args, kwargs in ops:
         first = name[0]
-        if first == "*":
+        if first == "+":
+            picture = getattr(canvas, "pnp_picture", None)
+            if picture is None:
+                from .pictures import draw
+
+                draw(canvas, *args)
+            else:
+                picture(*args)
+        elif first == "*":
             path = canvas.beginPath()
             for call, a, k in args:
                 getattr(path, call)(*a, **k)
@@ -137,7 +155,6 @@ def replay(display_list: DisplayList, canvas, texts: list | None = None) -> bool
             getattr(canvas, name)(_uncolor(args[0]), *args[1:])
         else:
             getattr(canvas, name)(*args, **kwargs)
-    return False
 
 
 # ---------------------------------------------------------------- programs
@@ -267,6 +284,22 @@ def _compilers():
         out.append(("pd", " ".join(code) if len(code) > 1 else "", kwargs.get("stroke", 1),
                     kwargs.get("fill", 0), kwargs.get("fillMode")))
 
+    def clip_path(args, kwargs, out):
+        if kwargs.get("stroke", 1) or kwargs.get("fill", 0) or kwargs.get("fillMode") is not None:
+            raise _NotCompiled()
+        path = PDFPathObject()
+        for call, a, k in args:
+            if call not in ("moveTo", "lineTo", "curveTo", "close") or k:
+                raise _NotCompiled()
+            getattr(path, call)(*a)
+        out.append(("pc", path.getCode()))
+
+    def picture(args, kwargs, out):
+        kind, digest, orientation, x, y, w, h = args
+        if kwargs or kind not in PICTURE_KINDS:
+            raise _NotCompiled()
+        out.append(("i", kind, digest, orientation, x, y, w, h))
+
     def draw_string(args, kwargs, out):
         if not set(kwargs) <= {"mode"}:
             raise _NotCompiled()
@@ -280,7 +313,7 @@ def _compilers():
         "setStrokeOverprint": state("OP"), "setOverprintMask": state("OPM", lambda v: v and 1 or 0),
         "=_fillMode": fill_mode, "setFont": font, "rect": rect, "circle": shape("circle"),
         "ellipse": shape("ellipse"), "roundRect": shape("roundRect"), "line": line, "*drawPath": draw_path,
-        "drawString": draw_string,
+        "drawString": draw_string, "*clipPath": clip_path, "+picture": picture,
     }
 
 
@@ -349,7 +382,7 @@ def compile_program(ops: tuple) -> tuple | None:
 def _run(program: tuple, canvas, texts: list | None = None) -> None:
     """Write a program into ``canvas``: what replaying its calls writes, and the same state after.
     ``texts`` (a list) receives (font name, text) of each string drawn, in order."""
-    from reportlab.pdfgen.canvas import PATH_OPS
+    from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS
 
     canvas.saveState()
     code = canvas._code
@@ -400,6 +433,12 @@ def _run(program: tuple, canvas, texts: list | None = None) -> None:
                 canvas.transform(*ins[1:7])
             else:
                 append(ins[7])
+        elif op == "pc":
+            append("%s%s%s" % (ins[1], " W* " if fill_mode == FILL_EVEN_ODD else " W ", PATH_OPS[0, 0, fill_mode]))
+        elif op == "i":
+            from .pictures import draw
+
+            draw(canvas, *ins[1:])
         elif op == "fm":
             fill_mode = ins[1]
         elif op == "f":
@@ -415,6 +454,13 @@ def _run(program: tuple, canvas, texts: list | None = None) -> None:
 def fonts_of(display_list: DisplayList) -> set[str]:
     """The font names a display list sets."""
     return set(display_list.fonts)
+
+
+def pictures_of(display_list: DisplayList) -> list[tuple[str, str]]:
+    """(kind, digest) of every picture a display list draws, in order, each once."""
+    found = [(ins[1], ins[2]) for ins in display_list.program or () if type(ins) is tuple and ins[0] == "i"]
+    found += [(args[0], args[1]) for name, args, _ in display_list.ops if name == "+picture"]
+    return list(dict.fromkeys(found))
 
 
 # ---------------------------------------------------------------- storing
@@ -434,9 +480,17 @@ def _program_ok(program) -> bool:
             return False
         if ins[0] == "pe" and not all(type(p) is str for p in ins[1]):
             return False
-        if ins[0] in ("pr", "pd", "cm") and type(ins[1 if ins[0] != "cm" else 7]) is not str:
+        if ins[0] in ("pr", "pd", "cm", "pc") and type(ins[1 if ins[0] != "cm" else 7]) is not str:
+            return False
+        if ins[0] == "i" and not _picture_ok(ins[1:]):
             return False
     return True
+
+
+def _picture_ok(args) -> bool:
+    return (len(args) == 7 and args[0] in PICTURE_KINDS and type(args[1]) is str and len(args[1]) == 32
+            and all(c in "0123456789abcdef" for c in args[1]) and type(args[2]) is int
+            and all(type(v) is float for v in args[3:]))
 
 
 def loads(data: bytes) -> DisplayList | None:
@@ -453,6 +507,8 @@ def loads(data: bytes) -> DisplayList | None:
         if font_state is not None and (type(font_state) is not tuple or len(font_state) != 2):
             return None
         if not {op[0] for op in ops} <= CANVAS_CALLS:
+            return None
+        if any(op[0] == "+picture" and not _picture_ok(op[1]) for op in ops):
             return None
         paths = [op[1] for op in ops if op[0][0] == "*"]
         if paths and not {p[0] for path in paths for p in path} <= PATH_CALLS:
@@ -481,7 +537,28 @@ def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None
         if drawing_of is None:
             raise ValueError("this display list needs the canvas font it was recorded with")
         picture = drawing_of()
-    from reportlab.graphics import renderPDF
-
-    renderPDF.draw(picture, canvas, 0, 0)
+    render_drawing(picture, canvas)
     return False
+
+
+def render_drawing(drawing, canvas) -> None:
+    """``renderPDF.draw(drawing, canvas, 0, 0)``, with the pictures a design places
+    (``pictures.py``) drawn by their own calls."""
+    from reportlab.graphics.renderPDF import _PDFRenderer
+
+    global _RENDERER
+    if _RENDERER is None:
+        class _Renderer(_PDFRenderer):
+            def drawImage(self, image):
+                calls = getattr(image, "pnp_calls", None)
+                if calls is None:
+                    return super().drawImage(image)
+                run_calls(calls, self._canvas)
+
+        _RENDERER = _Renderer
+    from reportlab.graphics.renderbase import renderScaledDrawing
+
+    _RENDERER().draw(renderScaledDrawing(drawing), canvas, 0, 0)
+
+
+_RENDERER = None

@@ -31,7 +31,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .fonts import FAMILIES, font_dir
+from .fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
 
 #: Bump when a change in generator/ changes what a design renders to or how an
 #: SVG is parsed into a drawing, so that cached drawings are not reused.  (The
@@ -41,7 +41,7 @@ GENERATOR_REVISION = 2
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
 RENDER_MODULES = ("render.py", "text.py", "fonts.py", "icons.py", "nets.py", "keys.py", "displaylist.py",
-                  "svgfast.py", "recording.py")
+                  "svgfast.py", "recording.py", "pictures.py", "icon_sets.py", "svgsafe.py")
 
 BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 
@@ -65,12 +65,14 @@ def _package_version(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def fonts_fingerprint() -> str:
-    """A digest of every embedded font file (any of them may be used by a design):
-    names, sizes and modification times, which change whenever a file is replaced."""
+    """A digest of every built-in font file (any of them may be used by a design):
+    names, sizes and modification times, which change whenever a file is replaced.
+    (A game's own fonts are files of its template folder, in ``game_fingerprint``,
+    and their digests are in the SVG text of every design: ``render.py``.)"""
     h = hashlib.sha256()
     folder = font_dir()
-    for faces in FAMILIES.values():
-        for name in faces:
+    for family in BUILTIN_FAMILIES:
+        for name in FAMILIES[family]:
             path = folder / f"{name}.ttf"
             h.update(name.encode())
             try:

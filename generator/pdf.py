@@ -59,22 +59,33 @@ def new_canvas(buffer: io.BytesIO, page_w: float, page_h: float, title: str, sub
     return c
 
 
-def _give_form_its_graphics_states(canvas: Canvas, name: str) -> None:
+def end_form(canvas: Canvas, name: str) -> None:
+    """``canvas.endForm()``, the form's resources completed (``_give_form_its_graphics_states``)."""
+    shading = dict(canvas._shadingUsed)  # the form's gradients, forgotten by endForm
+    canvas.endForm()
+    _give_form_its_graphics_states(canvas, name, shading)
+
+
+def _give_form_its_graphics_states(canvas: Canvas, name: str, shading: dict | None = None) -> None:
     """reportlab writes a form's fonts and XObjects into its resources but not
-    its ExtGState (transparency), so a form using opacity would name graphics
-    states the PDF never defines.  Build the resources ourselves."""
+    its ExtGState (transparency) nor its shadings (gradients), so a form using
+    them would name graphics states the PDF never defines.  Build the resources
+    ourselves."""
     from reportlab.pdfbase import pdfdoc
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     states = getattr(form, "ExtGState", None)
-    if not states:
+    if not states and not shading:
         return
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
     resources.basicProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = states
+    if states:
+        resources.ExtGState = states
+    if shading:
+        resources.setShading(shading)
     form.Resources = resources
 
 
@@ -84,7 +95,7 @@ def _box(r: Rect) -> tuple[float, float, float, float]:
 
 # ---------------------------------------------------------------- kept form streams
 #: the layout of a kept form stream (``FormStream.dumps``); another value is not read
-FORM_FORMAT = 1
+FORM_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -110,10 +121,11 @@ class FormStream:
     states: tuple  # ((graphics state name, key, value), ...): the form's ExtGState entries
     transparent: bool  # the form asked the document for transparency
     canvas_font: tuple  # (font name, size) of the canvas the form was made on
+    pictures: tuple = ()  # ((kind, digest), ...): the picture files the content draws (``pictures.py``)
 
     def dumps(self) -> bytes:
         return marshal.dumps((FORM_FORMAT, self.width, self.height, self.content, self.texts, self.signature,
-                              self.states, self.transparent, self.canvas_font))
+                              self.states, self.transparent, self.canvas_font, self.pictures))
 
     @classmethod
     def loads(cls, data: bytes) -> "FormStream | None":
@@ -121,10 +133,16 @@ class FormStream:
             value = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
             return None
-        if type(value) is not tuple or len(value) != 9 or value[0] != FORM_FORMAT:
+        if type(value) is not tuple or len(value) != 10 or value[0] != FORM_FORMAT:
             return None
         form = cls(*value[1:])
         if type(form.content) is not bytes or type(form.texts) is not tuple or type(form.signature) is not bytes:
+            return None
+        from .displaylist import PICTURE_KINDS
+
+        if type(form.pictures) is not tuple or not all(
+                type(p) is tuple and len(p) == 2 and p[0] in PICTURE_KINDS and type(p[1]) is str
+                and len(p[1]) == 32 for p in form.pictures):
             return None
         return form
 
@@ -159,11 +177,17 @@ def _encode(canvas: Canvas, texts) -> bytes | None:
 
 def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | None:
     """What to keep of the form just made from a display list; None when it uses more than
-    its own content and fonts (images, other forms, colour spaces, shadings, annotations)."""
+    its own content, fonts and picture files (other forms, colour spaces, shadings, annotations)."""
     from reportlab.pdfbase import pdfdoc
 
+    from .displaylist import pictures_of
+    from .pictures import xobject_name
+
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    if form.XObjects or form.Annots or getattr(form, "_colorsUsed", None) or getattr(form, "_shadingUsed", None):
+    used = tuple(pictures_of(picture))
+    if form.XObjects and set(form.XObjects.dict) != {pdfdoc.xObjectName(xobject_name(d)) for _, d in used}:
+        return None
+    if form.Annots or getattr(form, "_colorsUsed", None) or getattr(form, "_shadingUsed", None):
         return None
     preamble = pdfdoc.pdfdocEnc(canvas._preamble)
     stream = form.stream
@@ -183,20 +207,23 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     # running the list asks for transparency at any opacity it sets, even one that writes no state
     transparent = any(type(op) is tuple and op[0] == "a" and op[1] in ("ca", "CA") for op in picture.program)
     return FormStream(float(picture.width), float(picture.height), stream[len(preamble) + 1:], tuple(texts), signature,
-                      tuple(states), transparent, (canvas._fontname, canvas._fontsize))
+                      tuple(states), transparent, (canvas._fontname, canvas._fontsize), used)
 
 
 def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
     """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
     from reportlab.pdfbase import pdfdoc
 
+    from .pictures import xobject
+
+    names = [xobject(canvas, kind, digest) for kind, digest in kept.pictures]  # each picture once per document
     form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)
     form.compression = canvas._pageCompression
     form.stream = pdfdoc.pdfdocEnc(canvas._preamble) + b"\n" + kept.content
     form._colorsUsed = {}
     form.ExtGState = (pdfdoc.PDFDictionary({n: pdfdoc.PDFDictionary({k: v}) for n, k, v in kept.states})
                       if kept.states else None)
-    form.XObjects = None
+    form.XObjects = canvas._doc.xobjDict(names) if names else None
     form.Annots = []
     if kept.transparent:
         canvas._doc.ensureMinPdfVersion("transparency")
@@ -232,8 +259,7 @@ class SheetWriter:
                 texts = [] if self.kept is not None else None
                 self.c.beginForm(name, 0, 0, picture.width, picture.height)
                 ran = draw_picture(self.c, picture, lambda: self.drawings[key], texts)  # a display list is run
-                self.c.endForm()
-                _give_form_its_graphics_states(self.c, name)
+                end_form(self.c, name)
                 if ran and texts is not None:
                     made = _kept_form(self.c, name, picture, texts)
                     if made is not None:

@@ -69,7 +69,7 @@ def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
     """One page per shot, each exactly its canvas at its resolution; the pictures are
     drawn as the card sheets draw them (``pdf.SheetWriter``), on a canvas set up the same way."""
     from .displaylist import draw_picture
-    from .pdf import _give_form_its_graphics_states, new_canvas
+    from .pdf import end_form, new_canvas
 
     buffer = io.BytesIO()
     c = new_canvas(buffer, 10, 10, "pictures", "pictures")
@@ -81,8 +81,7 @@ def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
             picture = pictures[shot.key]
             c.beginForm(name, 0, 0, picture.width, picture.height)
             draw_picture(c, picture, (lambda k=shot.key: drawings[k]) if drawings is not None else None)
-            c.endForm()
-            _give_form_its_graphics_states(c, name)
+            end_form(c, name)
             forms[shot.key] = name
         pt = 72.0 / shot.dpi  # points per pixel
         page_w, page_h = shot.width * pt, shot.height * pt
@@ -146,7 +145,11 @@ def _render(pdf_bytes: bytes, shots: list[Shot], fmt: str):
     return out
 
 
-def _work(shots: list[Shot], pictures: dict, fmt: str, drawings=None):
+def _work(shots: list[Shot], pictures: dict, fmt: str, drawings=None, sources: dict | None = None):
+    if sources:  # picture files the designs place, known in the process that rendered them
+        from . import pictures as picture_files
+
+        picture_files.SOURCES.update(sources)
     return _render(_page_pdf(shots, pictures, drawings), shots, fmt)
 
 
@@ -164,10 +167,12 @@ def rasterise(shots: list[Shot], drawings: dict, workers: int = 1, fmt: str = "p
     else:
         from model.workers import process_pool
 
+        from .pictures import SOURCES
+
         chunks = [distinct[i::parts] for i in range(parts)]  # interleaved: sizes and costs even out
         with process_pool(parts) as pool:
-            futures = [pool.submit(_work, chunk, {k: picture_of(drawings, k) for k in {s.key for s in chunk}}, fmt)
-                       for chunk in chunks]
+            futures = [pool.submit(_work, chunk, {k: picture_of(drawings, k) for k in {s.key for s in chunk}}, fmt,
+                                   None, dict(SOURCES)) for chunk in chunks]
             results = [f.result() for f in futures]
         pictures = [None] * len(distinct)
         for i, result in enumerate(results):

@@ -82,6 +82,9 @@ class _Recorder:
     def setStrokeColor(self, color, alpha=None):
         self.ops.append(("setStrokeColor", (_color(color),) if alpha is None else (_color(color), alpha), {}))
 
+    def pnp_picture(self, *args):
+        self.ops.append(("+picture", args, {}))
+
     def beginPath(self):
         return _Path()
 
@@ -107,10 +110,10 @@ def record(drawing, fontname: str, fontsize: float) -> DisplayList | None:
         try:
             ops, font_read = _Walker(fontname, fontsize).run(drawing)
         except _Unwalkable:  # a node the walker does not know: let reportlab's renderer draw it
-            from reportlab.graphics import renderPDF
+            from .displaylist import render_drawing
 
             recorder = _Recorder(fontname, fontsize)
-            renderPDF.draw(drawing, recorder, 0, 0)
+            render_drawing(drawing, recorder)
             ops, font_read = recorder.ops, recorder.font_read
         out = make(float(drawing.width), float(drawing.height), tuple(ops),
                    (fontname, fontsize) if font_read else None)
@@ -231,6 +234,10 @@ class _Walker:
                 ops.append(("=_fillMode", (value,), {}))
 
     def _node(self, node) -> None:
+        calls = getattr(node, "pnp_calls", None)
+        if calls is not None:  # a picture a design places: its own calls (``pictures.calls``)
+            self.ops.extend(calls)
+            return
         s = self.shapes
         clip = isinstance(node, s.Path) and node.isClipPath
         if clip or isinstance(node, s.UserNode) or getattr(node, "_drawTimeCallback", None) is not None:

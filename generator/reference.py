@@ -25,10 +25,10 @@ from reportlab.platypus.doctemplate import LayoutError
 from model.errors import Problems
 from model.sheets import Game
 
-from .fonts import DEFAULT_FONT, face, register_fonts
+from .fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
 from .layout import page_size
 from .displaylist import draw_picture
-from .render import DrawingCache, Renderer
+from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm
 
@@ -451,6 +451,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                     digest: str) -> tuple[bytes | None, int]:
     """The reference PDF bytes and its page count; (None, 0) when ``problems``
     has errors (the template's, or earlier ones)."""
+    use_fonts(game.manifest)  # the game's own families, if it has any
     register_fonts(game.manifest.font)
     rb = ReferenceBuilder(game, expansions, problems, cache)
     rb.width = page_size(page)[0] * mm - 2 * MARGIN
@@ -459,6 +460,8 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
         xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
                               decks={name: game.deck(name, expansions) for name in game.manifest.decks},
                               languages=game.manifest.languages)
+        if xml is not None and re.search(r"<i[ >]", xml):
+            ensure_faces(*FAMILIES[game.manifest.font])  # <i> in a paragraph sets the italic faces
         if xml is not None:
             try:
                 root, rb.lines = parse_lines(xml)

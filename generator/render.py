@@ -15,6 +15,7 @@ compiled templates and display lists, which the PDF writers replay.
 from __future__ import annotations
 
 import io
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,7 +29,7 @@ from model.manifest import Deck, Manifest
 from model.sheets import Card
 
 from .cache import NO_CACHE, DrawingStore, is_render_cache
-from .fonts import DEFAULT_FONT, ensure_for_svg, ensure_for_svglib, face, graphics_default_font
+from .fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
 from .text import fit, svg_lines
 
@@ -36,7 +37,7 @@ from .text import fit, svg_lines
 RECORD_FONT = (DEFAULT_FONT, 6.0)
 
 
-class TemplateProblem(Exception):
+class TemplateProblem(ValueError):
     pass
 
 
@@ -111,6 +112,9 @@ def shared_env(manifest: Manifest, store: DrawingStore = NO_CACHE, fingerprint: 
     return found[0]
 
 
+PT_PER_MM = 72 / 25.4
+
+
 @dataclass
 class Kit:
     """The helpers a template calls; one per rendered design (it knows the card)."""
@@ -120,24 +124,135 @@ class Kit:
     problems: Problems
     side: str = "front"
     notes: list[str] = field(default_factory=list)  # text shrunk to fit, for the preview
+    template: str | None = None  # the template being rendered, for messages
+    pictures: dict = field(default_factory=dict)  # pictures used: relative path -> digest
+    boxes: list = field(default_factory=list)  # text boxes whose text did not fit (x, y, w, h), for proofs
+    icons: dict = field(default_factory=dict)  # icon name -> IconArt or None (unknown), shared by a game's designs
+
+    def _locate(self, value: str, field: str) -> tuple[str, int | None, str | None, str]:
+        """(file, row, column, who) for a message about a text: its cell when it is the
+        cell's own value, else the template that wrote it."""
+        card = self.card
+        if card is not None:
+            cell = card.get(field)
+            if cell is not None and str(cell) == value:
+                return card.sheet, card.row, field, f"'{card.id}' ({self.side})"
+        where = f"templates/{self.manifest.slug}/{self.template}" if self.template else f"templates/{self.manifest.slug}"
+        who = f"'{card.id}' ({self.side}), {field}" if card is not None else field
+        return where, None, None, who
+
+    def _colour(self, name: str) -> str | None:
+        if name.startswith("#"):
+            return name
+        entry = self.manifest.palette.get(name.lower())
+        return str(entry.get("fill")) if isinstance(entry, dict) and entry.get("fill") else None
+
+    def _icon(self, name: str, where: tuple):
+        found = self.icons.get(name, False)
+        if found is False:
+            from . import icon_sets
+
+            try:
+                found = icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
+            except icon_sets.UnknownIcon as exc:
+                found = exc
+            except icon_sets.BadIcon as exc:
+                raise TemplateProblem(f"icon ':{name}:': {exc.where} {exc.message}") from None
+            self.icons[name] = found
+        if isinstance(found, Exception):
+            file, row, column, who = where
+            close = f"; close matches: {', '.join(':' + c + ':' for c in found.close)}" if found.close else ""
+            self.problems.warn(file, row, column, f"{who}: unknown icon ':{name}:', printed as typed{close} "
+                               f"(icons: templates/{self.manifest.slug}/icons/NAME.svg and the built-in set)")
+            return None
+        return found
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
-             fill="#000000", field="text", family=None, line_height=1.2, opacity=None):
+             fill="#000000", field="text", family=None, line_height=1.2, opacity=None, italic=False, markup=True):
+        from .text import face_label, parse, prepare
+
         family = family or self.manifest.font
+        if family not in FAMILIES or family not in self.manifest.families:
+            raise TemplateProblem(f"unknown font family '{family}'; families: {', '.join(self.manifest.families)}")
         value = "" if value is None else str(value)
         if not value:
             return Markup("")
         min_size = min_size if min_size is not None else size * 0.6
-        fitted = fit(value, w, h, size, min_size, face(family, bold), line_height)
-        if fitted.overflow and self.card is not None:
-            self.problems.warn(self.card.sheet, self.card.row, field,
-                               f"'{self.card.id}' ({self.side}): {field} does not fit its box even at {min_size:g} mm "
-                               f"(needs {fitted.needed:.1f} mm of {h:g} mm); it is cut short, shorten it")
+        where = self._locate(value, field)
+        file, row, column, who = where
+        parsed = parse(value, self._colour, lambda name: self._icon(name, where), markup=markup)
+        for message in parsed.warnings:
+            self.problems.warn(file, row, column, f"{who}: {message}")
+        if italic:
+            parsed = _all_italic(parsed)
+        prepared = prepare(parsed, family, bold)
+        for char, face_name, fallback in prepared.missing:
+            shown = char if char.isprintable() else f"U+{ord(char):04X}"
+            if fallback:
+                self.problems.warn(file, row, column, f"{who}: '{shown}' is not in {face_label(face_name)}; "
+                                   f"printed in {face_label(fallback)}")
+            else:
+                self.problems.warn(file, row, column, f"{who}: '{shown}' is not in {face_label(face_name)} nor in "
+                                   "any fallback font; it prints as an empty box")
+        fitted = fit(None, w, h, size, min_size, prepared=prepared, language=self.manifest.language)
+        if fitted.overflow:
+            self.boxes.append((float(x), float(y), float(w), float(h)))
+            if self.card is not None:
+                self.problems.warn(self.card.sheet, self.card.row, field,
+                                   f"'{self.card.id}' ({self.side}): {field} does not fit its box even at "
+                                   f"{min_size:g} mm (needs {fitted.needed:.1f} mm of {h:g} mm); it is cut short, "
+                                   "shorten it")
         elif fitted.size < size - 1e-9 and self.card is not None:
             self.notes.append(f"{self.side}: {field} shrunk from {size:g} to {fitted.size:g} mm to fit")
+        floor = self.manifest.text_floor
+        points = fitted.size * PT_PER_MM
+        if points < floor - 0.005:
+            how = (f"is set at {_pt(size * PT_PER_MM)} pt" if size * PT_PER_MM < floor - 0.005 else
+                   f"shrinks to {_pt(points)} pt to fit")
+            self.problems.warn(file, row, column, f"{who}: text {how}, below the game's {floor:g} pt floor "
+                               "(text_floor in game.toml); give it a larger box or fewer words")
         extra = f' fill-opacity="{opacity}"' if opacity is not None else ""
         return Markup(svg_lines(fitted, x, y, w, h, family=family, bold=bold, anchor=anchor, valign=valign,
                                 fill=fill, line_height=line_height, extra=extra))
+
+    def picture(self, name, x, y, w, h, fit="cover", anchor="center", field=None):
+        """A picture file (PNG, JPEG or SVG) in the box (x, y, w, h): ``fit`` cover (fill
+        the box, cropping), contain (all of it inside the box) or stretch; ``anchor``
+        the part that stays in view (center, top, bottom, left, right, top-left ...).
+        ``name`` is relative to the data folder; nothing is drawn for an empty name."""
+        from . import pictures
+
+        if fit not in pictures.FITS:
+            raise TemplateProblem(f"picture fit '{fit}' is not one of {', '.join(pictures.FITS)}")
+        if anchor not in pictures.ANCHORS:
+            raise TemplateProblem(f"picture anchor '{anchor}' is not one of {', '.join(pictures.ANCHORS)}")
+        if not all(isinstance(v, (int, float)) for v in (x, y, w, h)) or w <= 0 or h <= 0:
+            raise TemplateProblem(f"picture box ({x}, {y}, {w}, {h}) needs numbers and a positive width and height")
+        value = "" if name is None else str(name).strip()
+        if not value:
+            return Markup("")
+        card = self.card
+        if field is None and card is not None:  # the column it came from, if it did
+            field = next((c for c in ("art", "picture", "image", *(k for k, _ in card.extra))
+                          if str(card.get(c) or "").strip() == value), None)
+        file, row, column, who = self._locate(value, field or "")
+        try:
+            rel, path = pictures.resolve(self.manifest.data_folder, value)
+            picture = pictures.inspect(rel, path)
+        except pictures.PictureError as exc:
+            self.problems.error(file, row, column, f"{who}: {exc}" if row is None else str(exc))
+            return Markup("")
+        self.pictures[picture.rel] = picture.digest
+        if picture.kind != "svg":
+            _, _, dw, dh = pictures.placement(fit, anchor, (x, y, w, h), (picture.width, picture.height))
+            dpi = min(picture.width / (dw / 25.4), picture.height / (dh / 25.4))
+            if dpi < pictures.MIN_DPI - 0.5:
+                need = (round(dw / 25.4 * pictures.MIN_DPI), round(dh / 25.4 * pictures.MIN_DPI))
+                self.problems.warn(file, row, column,
+                                   f"{who}: {picture.rel} prints at {dpi:.0f} dpi ({picture.width:g} x "
+                                   f"{picture.height:g} px over {dw:.1f} x {dh:.1f} mm); {pictures.MIN_DPI} dpi "
+                                   f"prints sharp: use one of at least {need[0]} x {need[1]} px")
+        return Markup(pictures.image_svg(picture, x, y, w, h, fit, anchor))
 
     def icon(self, name, cx, cy, size, fill="#000000", stroke="#ffffff"):
         try:
@@ -146,6 +261,43 @@ class Kit:
             from . import icons
 
             return Markup(icons.icon(name, cx, cy, size, fill, stroke))
+
+    def rich(self, value):
+        """A cell's text with its markup as reference sheets set it: ``<b>``, ``<i>``,
+        ``<font color>`` and ``<br/>`` (an icon is named in words: a paragraph holds no drawing)."""
+        from xml.sax.saxutils import escape
+
+        from .text import parse
+
+        value = "" if value is None else str(value)
+        parsed = parse(value, self._colour, lambda name: _Named(name) if self._icon_known(name) else None)
+        lines = []
+        for para in parsed.paragraphs:
+            words = []
+            for word in para:
+                out = []
+                for run in word:
+                    text = escape(run.icon.name.replace("-", " ") if run.icon is not None else run.text)
+                    st = run.style
+                    if st.bold:
+                        text = f"<b>{text}</b>"
+                    if st.italic:
+                        text = f"<i>{text}</i>"
+                    if st.color:
+                        text = f'<font color="{escape(st.color)}">{text}</font>'
+                    out.append(text)
+                words.append("".join(out))
+            lines.append(" ".join(words))
+        return Markup("<br/>".join(lines))
+
+    def _icon_known(self, name: str) -> bool:
+        from . import icon_sets
+
+        try:
+            icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
+            return True
+        except (icon_sets.UnknownIcon, icon_sets.BadIcon):
+            return False
 
     def pal(self, color):
         """The palette entry of a colour, or a neutral grey entry for no colour."""
@@ -163,6 +315,26 @@ class Kit:
             "icon": spec.icon,
             "help": spec.help.format(*args),
         }
+
+
+@dataclass(frozen=True)
+class _Named:
+    """An icon known by its name only (``Kit.rich``)."""
+
+    name: str
+
+
+def _pt(points: float) -> str:
+    return f"{points:.2f}".rstrip("0").rstrip(".")
+
+
+def _all_italic(parsed):
+    """A parsed text with every run italic (``text(..., italic=True)``)."""
+    from dataclasses import replace as _replace
+
+    parsed.paragraphs = [[tuple(_replace(run, style=_replace(run.style, italic=True)) for run in word)
+                          for word in para] for para in parsed.paragraphs]
+    return parsed
 
 
 class _Nets:
@@ -192,8 +364,10 @@ def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, 
         "deck": deck,
         "text": kit.text,
         "icon": kit.icon,
+        "picture": kit.picture,
         "pal": kit.pal,
         "describe": kit.describe,
+        "rich": kit.rich,
         "nets": _NETS,
     }
     if deck is not None:
@@ -229,12 +403,21 @@ class Renderer:
         self.problems = problems
         self.env = shared_env(manifest, store, fingerprint)
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
+        self.pictures: dict[str, str] = {}  # pictures used since the last ``take_pictures``: name -> digest
+        self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
+        self.fonts = use_fonts(manifest)
+
+    def take_pictures(self) -> tuple:
+        """The pictures used since the last call: ((name, digest), ...), sorted."""
+        found = tuple(sorted(self.pictures.items()))
+        self.pictures = {}
+        return found
 
     def svg(self, template: str, deck: Deck | None, card: Card | None, side: str = "front", **more) -> str | None:
-        kit = Kit(self.manifest, card, self.problems, side, self.notes)
-        where = f"templates/{self.manifest.slug}/{template}"
+        kit = Kit(self.manifest, card, self.problems, side, self.notes, template, self.pictures, icons=self.icons)
         try:
-            return self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))
+            svg = self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))
+            return self._finish(svg, template, card)
         except jinja2.TemplateSyntaxError as exc:
             # the error may sit in a template this one imports or extends
             where = f"templates/{self.manifest.slug}/{exc.name or template}"
@@ -250,6 +433,75 @@ class Renderer:
             who = f" (card '{card.id}', {card.where})" if card else ""
             self.problems.error(*self._where(exc, template), None, f"{exc}{who}")
         return None
+
+    def _finish(self, svg: str, template: str, card: Card | None) -> str | None:
+        """Check what only the finished SVG shows (an ``<image>`` written by hand, an
+        unknown font family) and mark the game's own fonts in it."""
+        who = f" ('{card.id}')" if card is not None else ""
+        where = f"templates/{self.manifest.slug}/{template}"
+        for m in _RAW_IMAGE.finditer(svg):
+            if "data-pnp-picture=" not in m.group(0):
+                href = _HREF.search(m.group(0))
+                shown = href.group(1)[:50] if href else ""
+                self.problems.error(where, None, None, f"<image href=\"{shown}\">{who}: place pictures with "
+                                    "picture(name, x, y, w, h) (docs/format.md, Pictures); it finds the file in "
+                                    "the data folder, fits, clips and checks it")
+                return None
+        known = self.manifest.families
+        for family in dict.fromkeys(_FAMILY.findall(svg)):
+            if family not in known:
+                self.problems.error(where, None, None, f"font-family \"{family}\"{who} is not a family of this "
+                                    f"game; families: {', '.join(known)}")
+                return None
+        if self.fonts:
+            svg = _ROOT.sub(lambda m: f'{m.group(0)} data-pnp-fonts="{self.fonts}"', svg, count=1)
+        return svg
+
+
+_RAW_IMAGE = re.compile(r"<image\b[^>]*>")
+_HREF = re.compile(r'href\s*=\s*["\']([^"\']*)')
+_FAMILY = re.compile(r'font-family\s*=\s*"([^"]*)"')
+_ROOT = re.compile(r"<svg(?=[\s>])")
+
+
+def game_icons(folder: Path) -> dict:
+    from .icon_sets import game_icons as found
+
+    return found(folder)
+
+
+def use_fonts(manifest: Manifest) -> str:
+    """Make the game's own families known (``fonts.use_game_fonts``); a digest of their
+    files, '' for a game without its own fonts."""
+    if not manifest.fonts:
+        return ""
+    from .fonts import GameFamily, use_game_fonts
+
+    use_game_fonts([GameFamily(name, files) for name, files in manifest.fonts.items()])
+    return _fonts_digest(tuple((name, tuple(str(f) if f else "" for f in files)) for name, files in
+                               sorted(manifest.fonts.items())), _stamps(manifest))
+
+
+def _stamps(manifest: Manifest) -> tuple:
+    out = []
+    for files in manifest.fonts.values():
+        for f in files:
+            if f:
+                st = Path(f).stat()
+                out.append((st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _fonts_digest(families: tuple, stamps: tuple) -> str:
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=8)
+    for name, files in families:
+        h.update(name.encode())
+        for f in files:
+            h.update(Path(f).read_bytes() if f else b"-")
+    return h.hexdigest()
 
 
 @dataclass
@@ -358,10 +610,44 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
     from svglib.svglib import svg2rlg
 
     try:
-        drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        drawing = _svg2rlg(io.BytesIO(svg.encode("utf-8"))) if "data-pnp-picture" in svg else \
+            svg2rlg(io.BytesIO(svg.encode("utf-8")))
     except etree.XMLSyntaxError as exc:
         problems.error(where, None, None, f"the template gave invalid SVG: {exc}")
         return None
     if drawing is None:
         problems.error(where, None, None, "the template gave SVG that could not be read")
     return drawing
+
+
+def _svg2rlg(source):
+    """svglib's ``svg2rlg``, with the pictures a design places (``pictures.image_svg``)
+    read into nodes that draw them by their own calls (``pictures.calls``), the
+    calls ``svgfast`` writes for them."""
+    from reportlab.graphics.shapes import Image
+    from svglib.svglib import SvgRenderer, load_svg_file
+
+    from .pictures import calls
+    from .svgfast import _length
+
+    root = load_svg_file(source, resolve_entities=False)
+    if root is None:
+        return None
+    renderer = SvgRenderer(source)
+    href_target = renderer.xlink_href_target
+
+    def target(node, group=None):
+        if node.attrib.get("data-pnp-picture"):
+            return "pnp-picture"  # drawn by its own calls, never read by svglib
+        return href_target(node, group)
+
+    def convert_image(node):
+        get = node.attrib.get
+        x, y, w, h = (_length(get(a, "")) for a in ("x", "y", "width", "height"))
+        image = Image(x, y, w, h, None)
+        image.pnp_calls = calls(get("data-pnp-picture"), x, y, w, h, get("preserveAspectRatio", ""))
+        return image
+
+    renderer.xlink_href_target = target
+    renderer.shape_converter.convertImage = convert_image
+    return renderer.render(root)

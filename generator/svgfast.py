@@ -52,7 +52,7 @@ STYLE = frozenset({"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width"
                    "stroke-linejoin", "stroke-linecap", "stroke-dasharray", "font-family", "font-weight",
                    "font-size", "font-style", "text-anchor"})
 #: Attributes svglib reads nothing from for these elements (no style sheet, no ``use``).
-IGNORED = frozenset({"id", "class", "opacity", "stroke-miterlimit", "version", "baseProfile"})
+IGNORED = frozenset({"id", "class", "opacity", "stroke-miterlimit", "version", "baseProfile", "data-pnp-fonts"})
 #: Each element's own attributes.
 GEOMETRY = {
     "svg": frozenset({"width", "height", "viewBox"}),
@@ -64,6 +64,7 @@ GEOMETRY = {
     "polygon": frozenset({"points", "transform"}),
     "path": frozenset({"d", "transform"}),
     "text": frozenset({"x", "y", "transform"}),
+    "image": frozenset({"x", "y", "width", "height", "href", "preserveAspectRatio", "data-pnp-picture", "transform"}),
 }
 #: Elements svglib leaves out of the drawing.
 SILENT = frozenset({"title", "desc", "metadata"})
@@ -703,6 +704,19 @@ class _Emitter:
             path(paint, operators)
         return _IDENTITY, body
 
+    def _image(self, el, style):
+        """A picture a design places (``pictures.image_svg``): its own calls, as svglib's reading gives them."""
+        spec = el.get("data-pnp-picture")
+        if spec is None:
+            raise Unsupported("an image that is not a placed picture")
+        from .pictures import calls
+
+        get = el.get
+        found = calls(spec, _length(get("x", "")), _length(get("y", "")), _length(get("width", "")),
+                      _length(get("height", "")), get("preserveAspectRatio", ""))
+        ops = self.ops
+        return None, lambda: ops.extend(found)
+
     def _text(self, el, style):
         get = el.get
         text = el.text
@@ -739,6 +753,7 @@ def _font(style: dict) -> str:
     family = style.get("font-family", "Helvetica")
     faces = FAMILIES.get(family)
     weight = style.get("font-weight", "normal")
-    if faces is None or weight not in ("normal", "bold") or style.get("font-style", "normal") != "normal":
-        raise Unsupported(f"font {family!r} {weight!r}")
-    return faces[1] if weight == "bold" else faces[0]
+    slant = style.get("font-style", "normal")
+    if faces is None or weight not in ("normal", "bold") or slant not in ("normal", "italic"):
+        raise Unsupported(f"font {family!r} {weight!r} {slant!r}")
+    return faces[(weight == "bold") + 2 * (slant == "italic")]

@@ -4,8 +4,10 @@ A build records, in the build cache folder (``OUT/.pnp-cache/builds.json``), wha
 it was asked for (the command's games and options: its *key*), a digest of
 everything it read (its *inputs*: the sheets ``cards.*`` and ``goals.*``, every
 file under ``templates/``, the generator's and the model's code and templates,
-the fonts and the versions of the libraries that draw), the files it wrote with
-a digest of each, and the lines it printed about them (warnings and notes).  The
+the fonts and the versions of the libraries that draw), the picture files its
+designs placed with a digest of each (which pictures a build reads is known only
+once its templates ran), the files it wrote with a digest of each, and the lines
+it printed about them (warnings and notes).  The
 same build asked again finds the record: when the inputs digest is the same and
 every file is still there with the same digest, it has nothing to write.  A file
 deleted or changed since, a template saved, a cell edited, another option, a new
@@ -107,17 +109,26 @@ def unchanged(out: Path, key: str, inputs: str) -> dict | None:
     for name, digest in files.items():
         if file_digest(Path(name)) != digest:
             return None
+    pictures = record.get("pictures") or {}
+    if not isinstance(pictures, dict):
+        return None
+    for name, digest in pictures.items():  # a picture replaced since (its name in the sheet unchanged)
+        if file_digest(Path(name)) != digest:
+            return None
     return {"files": list(files), "lines": list(record.get("lines") or [])}
 
 
-def remember(out: Path, key: str, inputs: str, files: list[Path], lines: list[str]) -> None:
-    """Record a build that wrote ``files`` (and printed ``lines``), for the next one to compare with."""
+def remember(out: Path, key: str, inputs: str, files: list[Path], lines: list[str],
+             pictures: list[Path] = ()) -> None:
+    """Record a build that wrote ``files`` (and printed ``lines``) from the picture files ``pictures``,
+    for the next one to compare with."""
     from model.atomic import write_files
 
     builds = _records(out)
     builds.pop(key, None)
     builds[key] = {"inputs": inputs, "files": {str(Path(f).resolve()): file_digest(Path(f)) for f in files},
-                   "lines": lines}
+                   "lines": lines,
+                   "pictures": {str(Path(f).resolve()): file_digest(Path(f)) for f in dict.fromkeys(pictures)}}
     while len(builds) > KEPT:
         builds.pop(next(iter(builds)))
     payload = json.dumps({"format": RECORD_FORMAT, "builds": builds}, indent=1)

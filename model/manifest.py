@@ -8,6 +8,7 @@ every key is docs/format.md.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,12 @@ BUILTIN_SIZES: dict[str, dict] = {
 }
 
 COLUMN_TYPES = ("text", "int", "color", "choice", "language")
+#: The font families every game may name (the generator embeds them); more are declared under [fonts].
+BUILTIN_FAMILIES = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "STIX General")
+FONT_STYLES = ("regular", "bold", "italic", "bold_italic")
+FONT_SUFFIXES = (".ttf", ".otf")
+#: The smallest text size, in points, a game prints without a warning (``[game] text_floor``).
+TEXT_FLOOR_PT = 6.0
 BASE_COLUMNS = ("game", "deck", "id", "name", "count", "expansion")
 COMMON_COLUMNS = ("color", "number", "symbol", "requires", "effect", "text")
 SHEETS = ("cards", "goals")
@@ -97,6 +104,20 @@ class Manifest:
     expansions: dict[str, str]
     reference: str | None
     raw: dict
+    #: the game's own font families: name -> (regular, bold, italic, bold italic) files, missing ones None
+    fonts: dict[str, tuple] = field(default_factory=dict)
+    text_floor: float = TEXT_FLOOR_PT  # points
+    language: str = "en_US"  # of the text, for hyphenation
+
+    @property
+    def data_folder(self) -> Path:
+        """The folder with the sheets (pictures are named relative to it)."""
+        return self.folder.parent.parent
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """Every font family the game may name."""
+        return BUILTIN_FAMILIES + tuple(f for f in self.fonts if f not in BUILTIN_FAMILIES)
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -149,11 +170,113 @@ def _size(name_or_table, sizes: dict, where: str, problems: Problems) -> Size | 
     return size
 
 
+def line_of(text: str, table: str, key: str | None = None) -> int | None:
+    """The line of ``[table]`` (dotted, a part may be quoted), or of ``key = ...`` inside it, in a TOML text."""
+    parts = table.split(".") if table else []
+    head = r"\.".join(rf'\s*(?:{re.escape(p)}|"{re.escape(p)}"|\'{re.escape(p)}\')\s*' for p in parts)
+    start = 0
+    lines = text.splitlines()
+    if parts:
+        pattern = re.compile(rf"^\s*\[{head}\]\s*(#.*)?$")
+        start = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
+        if start is None:
+            return None
+        if key is None:
+            return start + 1
+        start += 1
+    pattern = re.compile(rf'^\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=')
+    for i in range(start, len(lines)):
+        if lines[i].lstrip().startswith("["):
+            break
+        if pattern.match(lines[i]):
+            return i + 1
+    return None
+
+
+def _font_file(folder: Path, value, where: str, line: int | None, column: str, problems: Problems) -> Path | None:
+    """A declared font file: inside the game's folder, a TrueType or OpenType font that may be embedded."""
+    if not isinstance(value, str) or not value.strip():
+        problems.error(where, line, column, f"'{value}' is not a file name; expected e.g. \"fonts/Lora-Regular.ttf\"")
+        return None
+    path = (folder / value).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        problems.error(where, line, column, f"'{value}' is outside templates/{folder.name}/; "
+                       "keep the game's fonts in its fonts/ folder")
+        return None
+    if not path.is_file():
+        problems.error(where, line, column, f"font file '{value}' not found in templates/{folder.name}/")
+        return None
+    problem = font_file_problem(path)
+    if problem:
+        problems.error(where, line, column, f"'{value}' {problem}")
+        return None
+    return path
+
+
+def font_file_problem(path: Path) -> str | None:
+    """What is wrong with a font file (None: a TrueType or OpenType font that may be embedded)."""
+    try:
+        from fontTools.ttLib import TTFont, TTLibError
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    if path.suffix.lower() not in FONT_SUFFIXES:
+        return "is not a .ttf or .otf file"
+    try:
+        with TTFont(path, lazy=True) as font:
+            if "cmap" not in font or not ("glyf" in font or "CFF " in font):
+                return "is not a TrueType or OpenType font with outlines"
+            font.getBestCmap()
+            fs_type = font["OS/2"].fsType if "OS/2" in font else 0
+    except (TTLibError, OSError, ValueError, KeyError, AssertionError, IndexError, TypeError, EOFError) as exc:
+        return f"is not a font file that can be read ({str(exc) or type(exc).__name__})"
+    if fs_type & 0x000F == 0x0002:
+        return "is a font whose licence does not allow embedding it in a PDF"
+    return None
+
+
+def _fonts(raw: dict, text: str, folder: Path, where: str, problems: Problems) -> dict[str, tuple]:
+    """The ``[fonts.NAME]`` tables: each family's face files."""
+    out: dict[str, tuple] = {}
+    table = raw.get("fonts", {})
+    if not isinstance(table, dict):
+        problems.error(where, line_of(text, "", "fonts"), "fonts", "expected tables such as [fonts.\"Lora\"]")
+        return out
+    for name, spec in table.items():
+        line = line_of(text, f"fonts.{name}")
+        if name in BUILTIN_FAMILIES:
+            problems.error(where, line, f"fonts.{name}", f"'{name}' is a built-in family; give yours another name")
+            continue
+        if not isinstance(spec, dict):
+            spec = {"regular": spec}
+        unknown = [k for k in spec if k not in FONT_STYLES]
+        for k in unknown:
+            problems.error(where, line_of(text, f"fonts.{name}", k) or line, f"fonts.{name}.{k}",
+                           f"unknown face '{k}'; a family has {', '.join(FONT_STYLES)}")
+        if "regular" not in spec:
+            problems.error(where, line, f"fonts.{name}", "a family needs at least its regular face: "
+                           "regular = \"fonts/NAME-Regular.ttf\"")
+            continue
+        files = []
+        ok = True
+        for style in FONT_STYLES:
+            if style not in spec:
+                files.append(None)
+                continue
+            path = _font_file(folder, spec[style], where, line_of(text, f"fonts.{name}", style) or line,
+                              f"fonts.{name}.{style}", problems)
+            ok &= path is not None
+            files.append(path)
+        if ok and not unknown:
+            out[name] = tuple(files)
+    return out
+
+
 def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     path = folder / "game.toml"
     where = f"templates/{folder.name}/game.toml"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         problems.error(where, None, None, f"not a valid TOML file: {exc}")
         return None
@@ -213,17 +336,44 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     reference = raw.get("reference", {}).get("template")
     if reference and not (folder / reference).is_file():
         problems.error(where, None, "reference.template", f"template '{reference}' not found")
+    fonts = _fonts(raw, text, folder, where, problems)
+    font = game.get("font", "DejaVu Sans")
+    families = BUILTIN_FAMILIES + tuple(fonts)
+    if font not in families and not any((p.column or "").startswith(f"fonts.{font}") for p in problems.items
+                                        if p.file == where):
+        problems.error(where, line_of(text, "game", "font"), "game.font",
+                       f"unknown font family '{font}'; families: {', '.join(families)} "
+                       f"(declare your own under [fonts.\"{font}\"] with its files in templates/{folder.name}/fonts/)")
+    floor = game.get("text_floor", TEXT_FLOOR_PT)
+    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 72:
+        problems.error(where, line_of(text, "game", "text_floor"), "game.text_floor",
+                       f"'{floor}' is not a text size in points (0 to 72)")
+        floor = TEXT_FLOOR_PT
+    language = str(game.get("language", "en_US"))
+    try:
+        import pyphen
+
+        found = pyphen.language_fallback(language)
+    except ImportError:  # pragma: no cover - a dependency
+        found = language
+    if found is None:
+        problems.error(where, line_of(text, "game", "language"), "game.language",
+                       f"unknown language '{language}' for hyphenation; e.g. en_US, en_GB, de_DE, fr_FR")
+    language = found or "en_US"
     return Manifest(
         slug=folder.name,
         folder=folder,
         title=game.get("title", folder.name),
         players=str(game.get("players", "")),
         playtime=str(game.get("playtime", "")),
-        font=game.get("font", "DejaVu Sans"),
+        font=font if font in families else "DejaVu Sans",
         palette=palette,
         decks=decks,
         languages=languages,
         expansions=expansions,
         reference=reference,
         raw=raw,
+        fonts=fonts,
+        text_floor=float(floor),
+        language=language,
     )

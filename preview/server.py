@@ -2,10 +2,13 @@
 
 ``/`` is the page (``static/index.html``); ``/api/state`` the last build as
 JSON (cards, row values, warnings, data errors); ``/api/svg`` the SVG of
-designs by key (immutable: the key is a digest of the text); ``/fonts/...``
-the DejaVu fonts, so that the browser draws the cards' text with the fonts
-the PDFs embed; ``/events`` a server-sent event after every build, which
-makes the page fetch the state again.  Builds run in a thread beside the
+designs by key (immutable: the key is a digest of the text); ``/fonts.css``
+and ``/fonts/...`` the font files of every family the cards may use (the
+DejaVu families and the games' own), so that the browser draws the cards'
+text with the fonts the PDFs embed; ``/pictures/DIGEST`` the picture files
+the last build placed, by their digest (no other file is ever served);
+``/events`` a server-sent event after every build, which makes the page
+fetch the state again.  Builds run in a thread beside the
 server (``watch.watch``); the first build runs before the server starts.
 """
 
@@ -18,13 +21,31 @@ import threading
 from importlib import resources
 from pathlib import Path
 
-from generator.fonts import FAMILIES, font_dir
+from generator.fonts import FACE_FAMILY, FAMILIES, face_file
 
 from .session import Session, Snapshot
 
 HOST = "127.0.0.1"
 KEEPALIVE_S = 15.0
-FONT_FILES = {f"{name}.ttf" for faces in FAMILIES.values() for name in faces}
+PICTURE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}
+
+
+def font_css() -> str:
+    """@font-face rules for every face of every family known in this process."""
+    rules = []
+    for family, faces in FAMILIES.items():
+        for style, name in enumerate(faces):  # a style the family lacks names the face it uses instead
+            rules.append(f'@font-face {{ font-family: "{family}"; src: url(/fonts/{name}); '
+                         f'font-weight: {"bold" if style & 1 else "normal"}; '
+                         f'font-style: {"italic" if style & 2 else "normal"}; }}')
+    return "\n".join(rules) + "\n"
+
+
+def _font_name(name: str) -> str | None:
+    """A served font's face name (``DejaVuSans.ttf`` is the old name of ``DejaVuSans``), or None."""
+    if name.endswith(".ttf") and name[:-4] in FACE_FAMILY:
+        return name[:-4]
+    return name if name in FACE_FAMILY else None
 
 
 class Hub:
@@ -71,11 +92,29 @@ def make_app(session: Session, hub: Hub):
         return JSONResponse({k: known[k] for k in keys if k in known}, headers=no_store)
 
     async def font(request: Request):
-        name = request.path_params["name"]
-        if name not in FONT_FILES:
+        name = _font_name(request.path_params["name"])
+        if name is None:
             return Response("not found", status_code=404)
-        data = (font_dir() / name).read_bytes()
-        return Response(data, media_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
+        path = face_file(name)
+        kind = "font/otf" if path.suffix.lower() == ".otf" else "font/ttf"
+        return Response(path.read_bytes(), media_type=kind, headers={"Cache-Control": "max-age=86400"})
+
+    async def fonts(request: Request):
+        return Response(font_css(), media_type="text/css", headers=no_store)
+
+    async def picture(request: Request):
+        found = session.snapshot.pictures.get(request.path_params["digest"])
+        if found is None:
+            return Response("not found", status_code=404)
+        path, kind = found
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return Response("not found", status_code=404)
+        headers = {"Cache-Control": "max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+        if kind == "svg":  # shown as an image only; nothing in it may run or load
+            headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+        return Response(data, media_type=PICTURE_TYPES[kind], headers=headers)
 
     async def events(request: Request):
         queue: asyncio.Queue = asyncio.Queue()
@@ -104,7 +143,9 @@ def make_app(session: Session, hub: Hub):
         Route("/", index),
         Route("/api/state", state),
         Route("/api/svg", svgs),
+        Route("/fonts.css", fonts),
         Route("/fonts/{name}", font),
+        Route("/pictures/{digest}", picture),
         Route("/events", events),
     ])
 

@@ -69,6 +69,7 @@ class Snapshot:
     trigger: str = "start"
     games: list[GameView] = field(default_factory=list)
     svgs: dict[str, str] = field(default_factory=dict)  # design key -> SVG text
+    pictures: dict[str, tuple] = field(default_factory=dict)  # digest -> (file, kind) of the pictures placed
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # warnings that belong to no card
     results: list[BuildResult] = field(default_factory=list, repr=False)
@@ -221,6 +222,9 @@ class Session:
                     snap.svgs[d.front_key] = d.front_svg
                     if d.back_key:
                         snap.svgs[d.back_key] = d.back_svg
+                    for rel, digest in d.pictures:
+                        path = game.manifest.data_folder / rel
+                        snap.pictures[digest] = (path, _picture_kind(path))
                 decks.append((name, deck.label, cards))
             snap.games.append(GameView(game.slug, game.title, decks, [str(f) for f in result.files], result.seconds))
             result.rendered = None  # the snapshot keeps what it needs
@@ -247,6 +251,12 @@ class Session:
             self.helper = None
         if self.store is not None:
             self.store.close()
+
+
+def _picture_kind(path: Path) -> str:
+    from generator.pictures import KINDS
+
+    return KINDS.get(path.suffix.lower(), "png")
 
 
 def _prepare_helper() -> None:

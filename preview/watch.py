@@ -3,9 +3,10 @@
 A build starts after the files stop changing for ``STEP_MS`` (editors and
 spreadsheet programs write a file in several steps: a temporary file, a
 rename, a second write), or at the latest ``DEBOUNCE_MS`` after the first
-change.  The sheets (``cards.csv``/``cards.xlsx``, ``goals.csv``/``.xlsx``)
-and everything under ``templates/`` count; the output folder, hidden files,
-editor backups and office lock files do not.
+change.  The sheets (``cards.csv``/``cards.xlsx``, ``goals.csv``/``.xlsx``),
+everything under ``templates/`` and every picture file (PNG, JPEG, SVG)
+anywhere in the data folder count; the output folder, hidden files and
+folders, editor backups and office lock files do not.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .session import Session, Snapshot
 STEP_MS = 50
 DEBOUNCE_MS = 1000
 SHEETS = {"cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx"}
+PICTURES = (".png", ".jpg", ".jpeg", ".svg")
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".part", ".crdownload")
 
 
@@ -41,9 +43,14 @@ class ChangeFilter:
             return False
         if p == self.out or self.out in p.parents:
             return False
-        if p.parent == self.data:
-            return name in SHEETS
-        return self.templates == p or self.templates in p.parents
+        if p.parent == self.data and name in SHEETS:
+            return True
+        if self.templates == p or self.templates in p.parents:
+            return True
+        if name.lower().endswith(PICTURES) and self.data in p.parents:
+            inside = p.relative_to(self.data).parts[:-1]
+            return not any(part.startswith(".") for part in inside)
+        return False
 
 
 def watched_paths(data: Path) -> list[Path]:

@@ -96,6 +96,81 @@ def placed(game, card_id: str, side: str = "front", **options):
     raise KeyError(card_id)
 
 
+ART_MANIFEST = """[game]
+title = "Tomb Art"
+font = "DejaVu Serif"
+
+[palette.gold]
+fill = "#b8860b"
+[palette.red]
+fill = "#c0392b"
+
+[decks.relic]
+label = "Relics"
+size = "poker"
+back = "back.svg.j2"
+[decks.relic.columns]
+color = {}
+text = {}
+art = {}
+"""
+ART_FRONT = """{% extends "pnp/card.svg.j2" %}
+{% block background %}<rect x="0" y="0" width="{{ W }}" height="{{ H }}" fill="#f4ecd8"/>{% endblock %}
+{% block body %}
+{{ picture(card.art, 0, 0, W, 45, fit="cover") }}
+{{ text(card.name, B + 4, B + 42, TW - 8, 8, size=5, bold=True, field="name") }}
+{{ text(card.text, B + 4, B + 52, TW - 8, 30, size=3.4, field="text") }}
+{% endblock %}
+"""
+ART_BACK = """{% extends "pnp/card.svg.j2" %}
+{% block background %}<rect x="0" y="0" width="{{ W }}" height="{{ H }}" fill="#333333"/>{% endblock %}
+{% block body %}
+{{ picture("art/sun.svg", B + 10, B + 20, TW - 20, TW - 20, fit="contain") }}
+{% endblock %}
+"""
+SUN_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><defs><linearGradient id="g">'
+           '<stop offset="0" stop-color="#f80"/><stop offset="1" stop-color="#ff0"/></linearGradient></defs>'
+           '<circle cx="50" cy="50" r="40" fill="url(#g)"/><path d="M10 90 L90 10" stroke="#c00" stroke-width="6"/>'
+           '</svg>')
+COIN_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20"><circle cx="10" cy="10" r="9" '
+            'fill="#e8b923" stroke="#8a6d00" stroke-width="1.5"/></svg>')
+SKULL_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20"><path d="M3 9a7 7 0 1114 0v4h-3v3H6v-3H3z"/></svg>'
+ART_ROWS = [
+    ["game", "deck", "id", "name", "count", "color", "text", "art"],
+    ["tomb", "relic", "r1", "Astronaut", "2", "gold",
+     "Worth 2. **Draw** a card, *then* gain :coin: and :skull:. [red]Red[/] text.", "art/astro.jpg"],
+    ["tomb", "relic", "r2", "Cat", "1", "red", "Gain 2~:coins: *per* **turn**.", "art/cat.png"],
+    ["tomb", "relic", "r3", "Coffee", "1", "gold", "A plain line of text.", "art/coffee.png"],
+]
+
+
+def art_game(dest: Path) -> Path:
+    """A data folder with a game of pictures (real photographs from scikit-image's samples:
+    astronaut, public domain; chelsea and coffee, CC0), icons and markup: slug ``tomb``."""
+    import numpy as np
+    from PIL import Image
+    from skimage import data as samples
+
+    game = dest / "templates" / "tomb"
+    (game / "icons").mkdir(parents=True, exist_ok=True)
+    (dest / "art").mkdir(parents=True, exist_ok=True)
+    Image.fromarray(samples.astronaut()).save(dest / "art" / "astro.jpg", quality=90)
+    cat = samples.chelsea()
+    h, w = cat.shape[:2]
+    yy, xx = np.mgrid[:h, :w]
+    alpha = ((((yy - h / 2) / (h / 2)) ** 2 + ((xx - w / 2) / (w / 2)) ** 2) < 1).astype(np.uint8) * 255
+    Image.fromarray(np.dstack([cat, alpha])).save(dest / "art" / "cat.png")
+    Image.fromarray(samples.coffee()).save(dest / "art" / "coffee.png")
+    (dest / "art" / "sun.svg").write_text(SUN_SVG, encoding="utf-8")
+    (game / "icons" / "coin.svg").write_text(COIN_SVG, encoding="utf-8")
+    (game / "icons" / "skull.svg").write_text(SKULL_SVG, encoding="utf-8")
+    (game / "game.toml").write_text(ART_MANIFEST, encoding="utf-8")
+    (game / "relic.svg.j2").write_text(ART_FRONT, encoding="utf-8")
+    (game / "back.svg.j2").write_text(ART_BACK, encoding="utf-8")
+    write_rows(dest / "cards.csv", ART_ROWS)
+    return dest
+
+
 EXAMPLE = REPO / "docs" / "example"
 TOMBS_RULES = Path("templates") / "tiny-tombs" / "rules"
 

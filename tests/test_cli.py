@@ -152,6 +152,15 @@ def test_a_designers_own_game_builds_without_code(tmp_path):
     reader = pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-cards.pdf")
     assert len(reader.pages) == 4  # 12 relics and 2 curses (one back) share two sheets; each followed by its backs
     assert "Golden Scarab" in reader.pages[0].extract_text()
+    # its pictures (SVG, kept vector), its own OFL font, and bold, italic and an icon typed into cells
+    runs = []
+    reader.pages[0].extract_text(visitor_text=lambda text, cm, tm, font, size: runs.append(
+        (str(font.get("/BaseFont", "")).split("+")[-1] if font else "", text.strip())))
+    assert ("FredokaOne-Regular", "Golden Scarab") in runs
+    assert ("DejaVuSerif-Bold", "Steal") in runs and ("DejaVuSerif-Italic", "Nobody may steal") in runs
+    assert not any(":coin:" in text or "**" in text for _, text in runs)
+    pdf = (out / "tiny-tombs" / "tiny-tombs-cards.pdf").read_bytes()
+    assert pdf.count(b"/FormXob.pic") >= 4 and b"/Subtype /Image" not in pdf  # four vector pictures, no bitmaps
     ref = "\n".join(p.extract_text() for p in pypdf.PdfReader(out / "tiny-tombs" / "tiny-tombs-reference.pdf").pages)
     assert "Relics: 4 designs, 12 components (rulebook: 12, matches)" in ref
 

@@ -208,3 +208,59 @@ def test_a_save_reaches_the_page_through_the_watcher(tmp_path, browser):
         server.stop()
         thread.join(timeout=10)
         session.close()
+
+
+def test_the_page_shows_pictures_icons_and_styles_as_the_pdf_does(tmp_path, browser):
+    """The art game's first card, in the browser and in the PNG export (drawn from the PDF), pixel by pixel."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+    from selenium.webdriver.common.by import By
+
+    from generator.build import BuildOptions, build_game
+    from model.sheets import load_project
+
+    from helpers import art_game
+
+    data = art_game(tmp_path / "data")
+    session = Session(data, ["tomb"], tmp_path / "out")
+    session.build()
+    server = PreviewServer(session, port=0, watch_files=False)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        digest = next(iter(session.snapshot.pictures))
+        with urllib.request.urlopen(server.url + f"pictures/{digest}", timeout=10) as r:
+            assert r.headers["Content-Type"] in ("image/jpeg", "image/png", "image/svg+xml")
+        with pytest.raises(urllib.error.HTTPError):  # only the pictures the build placed, by digest
+            urllib.request.urlopen(server.url + "pictures/" + "0" * 32, timeout=10)
+        d = browser
+        d.get(server.url)
+        front = wait_for(lambda: d.find_element(By.CSS_SELECTOR, '.card[data-id="r1"] .side svg'), what="the card")
+        wait_for(lambda: d.execute_script(
+            "return document.fonts.status === 'loaded' && performance.getEntriesByType('resource')"
+            ".filter(e => e.name.includes('/pictures/')).length >= 2"), what="the pictures")
+        time.sleep(0.5)
+        assert d.execute_script("return document.fonts.check('italic 12px \"DejaVu Serif\"')")
+        front.click()  # the large picture of the card
+        big = wait_for(lambda: d.find_element(By.CSS_SELECTOR, "#modal.open .big .side svg"), what="the large card")
+        time.sleep(0.5)
+        shown = Image.open(io.BytesIO(big.screenshot_as_png)).convert("RGB")
+        assert shown.size[0] > 250
+        game = load_project(data, ["tomb"]).games["tomb"]
+        export = build_game(game, BuildOptions(out=tmp_path / "export", targets=("png-cards",),
+                                               settings={"png-cards": {"dpi": 300}}), reference=False, write=False)
+        png = next(v for k, v in export.data.items() if k.name == "tomb-relic-r1-front.png")
+        paper = Image.open(io.BytesIO(png)).convert("RGB").resize(shown.size, Image.LANCZOS)
+        a, b = np.asarray(shown, float)[6:-6, 6:-6], np.asarray(paper, float)[6:-6, 6:-6]  # not the round corners
+        shot(d, "preview-pictures")
+        assert np.abs(a - b).mean() < 6  # the same picture, text and icons at the same places
+        top = slice(0, int(a.shape[0] * 0.4))  # the photograph alone
+        assert np.abs(a[top] - b[top]).mean() < 6
+        text = slice(int(a.shape[0] * 0.55), int(a.shape[0] * 0.75))  # the rules text with its styles and icons
+        assert np.abs(a[text] - b[text]).mean() < 6
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+        session.close()

@@ -2,7 +2,9 @@
 
 Its fenced blocks are the steps: ``sh`` blocks are commands (``pnp ...`` or
 ``rm FILE``), each of which must succeed; a block tagged ``file=PATH`` is a
-whole file to write; ``shows=PATH`` is a file as a command wrote it;
+whole file to write; ``copy=PATH,...`` names files the reader brings from
+elsewhere (a font: the test takes them from docs/example/); ``shows=PATH`` is
+a file as a command wrote it;
 ``console`` blocks are a command (``$ ...``) and lines of its output, run on
 the files as they are (or, with ``edit=FILE:ROW:COLUMN=VALUE`` for a sheet,
 ``edit=FILE:LINE:OLD=NEW`` for another file, on a copy with that one change),
@@ -79,6 +81,10 @@ def followed(tmp_path_factory):
             path = folder / attributes["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(body, encoding="utf-8")
+        elif "copy" in attributes:
+            for name in attributes["copy"].split(","):
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(EXAMPLE / name, folder / name)
         elif "shows" in attributes:
             steps.append(("shows", attributes["shows"], body, (folder / attributes["shows"]).read_text("utf-8")))
         elif kind == "sh":
@@ -107,7 +113,10 @@ def followed(tmp_path_factory):
 def test_the_page_has_steps_of_every_kind():
     kinds = [(k, tuple(sorted(a))) for k, a, _ in blocks()]
     assert ("sh", ()) in kinds and ("console", ("edit", "exit")) in kinds and ("console", ()) in kinds
-    assert sum("file" in a for _, a, _ in blocks()) == 6  # four templates, the manifest, the sheet
+    # four templates, the manifest and the sheet; then four pictures, an icon, the manifest, a template
+    # and the sheet again
+    assert sum("file" in a for _, a, _ in blocks()) == 14
+    assert sum("copy" in a for _, a, _ in blocks()) == 1  # the font and its licence
 
 
 def test_every_command_of_the_page_works_and_prints_what_it_shows(followed):

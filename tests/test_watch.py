@@ -27,10 +27,12 @@ def data(tmp_path):
 def test_the_files_that_count(tmp_path):
     data, out = tmp_path / "data", tmp_path / "data" / "output"
     accept = ChangeFilter(data, out)
-    for name in ("cards.csv", "cards.xlsx", "goals.csv", "templates/g/game.toml", "templates/g/card.svg.j2"):
+    for name in ("cards.csv", "cards.xlsx", "goals.csv", "templates/g/game.toml", "templates/g/card.svg.j2",
+                 "art/scarab.png", "art/photos/tomb.JPG", "map.svg", "templates/g/icons/coin.svg"):
         assert accept(None, str(data / name)), name
     for name in ("notes.txt", ".cards.csv.swp", "cards.csv~", "~$cards.xlsx", ".~lock.cards.csv#",
-                 "output/g/g-cards.pdf", "templates/g/.card.svg.j2.swp", "templates/g/4913"):
+                 "output/g/g-cards.pdf", "templates/g/.card.svg.j2.swp", "templates/g/4913", "art/notes.txt",
+                 "output/g/png/g-card-a-front.png", ".git/x.png", "art/.scarab.png.tmp", "art/scarab.png~"):
         assert not accept(None, str(data / name)), name
 
 

@@ -4,7 +4,7 @@ The same pages as ``pdf-sheets`` (same layout, page size and printer margin),
 with every component's trim line (red), its safe area (blue, dashed,
 ``layout.SAFE_MARGIN`` inside the trim) and every text box whose text did not
 fit (magenta) drawn over the artwork.  The text boxes are found by rendering
-again, with a recording helper, only the designs that reported text cut short.
+again, noting the boxes (``Kit.boxes``), only the designs that reported text cut short.
 """
 
 from __future__ import annotations
@@ -18,21 +18,6 @@ from ..designs import RenderedGame
 from ..render import Kit, context, make_env
 from .base import TargetOutput
 from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
-
-
-class _RecordingKit(Kit):
-    """The templates' helpers, noting the box of every text that did not fit."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.boxes: list[tuple[float, float, float, float]] = []
-
-    def text(self, value, x, y, w, h, *args, **kwargs):
-        before = len(self.problems.items)
-        out = super().text(value, x, y, w, h, *args, **kwargs)
-        if len(self.problems.items) > before:
-            self.boxes.append((float(x), float(y), float(w), float(h)))
-        return out
 
 
 def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float, float, float]]]:
@@ -49,7 +34,7 @@ def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float,
         if deck.back and design.back_key:
             sides.append((deck.back, design.back_key, "back"))
         for template, key, side in sides:
-            kit = _RecordingKit(manifest, design.card, Problems(), side)
+            kit = Kit(manifest, design.card, Problems(), side)  # notes the box of every text that did not fit
             try:
                 env.get_template(template).render(context(manifest, deck, design.card, kit))
             except Exception:  # the build already reported it; a proof shows what it can

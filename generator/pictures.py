@@ -1,0 +1,688 @@
+"""Pictures on cards: PNG (with transparency), JPEG and SVG files from the data folder.
+
+A template places a picture with ``picture(name, x, y, w, h, fit=, anchor=)``
+(``render.Kit``); the name comes from a column or the template itself and is
+resolved inside the data folder, never outside it (``resolve``).  The file is
+read once per content (``inspect``: its size, kind, and a check that it is
+whole), and the SVG the template gives holds a standard ``<image>`` element
+with the file's digest and size in ``data-pnp-picture``: the preview page
+shows it as any browser would, and both SVG readers (``svgfast`` and svglib,
+``render.svg_to_drawing``) turn it into the same display-list call
+(``calls``): clip to the box when the picture is cropped, and draw the
+picture at its place.
+
+In a PDF each picture file becomes one XObject, however many designs use it
+(``xobject``): a JPEG is embedded as it is (its DCT data), a PNG without
+transparency by its own compressed rows when PDF can read them as they are,
+an 8-bit RGBA or grey+alpha PNG by its own filtered rows split into colours
+and transparency (a soft mask) and compressed again, any other PNG decoded
+once and compressed again with PNG predictors; an SVG picture stays vector, a form
+drawn from its own display list.  The file is read when the document is
+written, so a build holds no picture in memory.  ``SOURCES`` maps a digest to
+the file in this process (``register``); the render stage fills it.
+
+Placement follows SVG's ``preserveAspectRatio``: ``cover`` fills the box and
+crops (``slice``), ``contain`` fits inside it (``meet``), ``stretch`` fills it
+exactly (``none``); ``anchor`` says which part stays in view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import struct
+import threading
+import zlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+KINDS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg"}
+#: A picture may have at most this many pixels (a 300 dpi picture of a 47 x 67 cm poster has 44 million).
+MAX_PIXELS = 50_000_000
+#: A picture file may be at most this large.
+MAX_BYTES = 100 * 1024 * 1024
+#: Below this resolution at its printed size a picture prints soft: a warning.
+MIN_DPI = 300
+FITS = {"cover": "slice", "contain": "meet", "stretch": "none"}
+ANCHORS = {
+    "center": "xMidYMid", "centre": "xMidYMid", "middle": "xMidYMid",
+    "top": "xMidYMin", "bottom": "xMidYMax", "left": "xMinYMid", "right": "xMaxYMid",
+    "top-left": "xMinYMin", "top-right": "xMaxYMin", "bottom-left": "xMinYMax", "bottom-right": "xMaxYMax",
+}
+#: Bump when the way pictures are encoded into PDFs changes (kept encodings are keyed by it).
+ENCODING = 4
+#: zlib's level for a PNG's colours and transparency compressed again (run lengths of the rows'
+#: differences): about the size of the PNG file (its own encoder tries harder), at a tenth of the
+#: time of level 6.
+FLATE_LEVEL = 1
+
+
+class PictureError(ValueError):
+    """A picture that cannot be used: the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture file as a design uses it."""
+
+    rel: str  # the name relative to the data folder, with '/'
+    digest: str  # of the file's bytes
+    kind: str  # png, jpeg or svg
+    width: float  # pixels as shown (after a JPEG's orientation), or the SVG's viewBox size
+    height: float
+    orientation: int = 1  # EXIF orientation of a JPEG (1: as stored)
+
+    @property
+    def spec(self) -> str:
+        """What ``data-pnp-picture`` holds: kind, digest, size and orientation."""
+        return f"{self.kind} {self.digest} {self.width:g} {self.height:g} {self.orientation}"
+
+
+# ---------------------------------------------------------------- finding and reading
+def resolve(data_folder: Path, name: str) -> tuple[str, Path]:
+    """(relative name, file) of a picture named in a cell or a template; PictureError
+    for a name outside the data folder, a missing file or an unknown kind."""
+    name = str(name).strip()
+    if not name:
+        raise PictureError("no picture named")
+    if "://" in name or name.startswith("data:"):
+        raise PictureError(f"'{name[:60]}' is an address, not a file; put the picture in the data folder "
+                           "and name it by its path, e.g. art/scarab.png")
+    posix = PurePosixPath(name.replace("\\", "/"))
+    if posix.is_absolute() or re.match(r"^[A-Za-z]:", name):
+        raise PictureError(f"'{name}' is an absolute path; name pictures relative to the data folder, "
+                           "e.g. art/scarab.png")
+    root = Path(data_folder).resolve()
+    path = (root / Path(*posix.parts)).resolve()
+    if not path.is_relative_to(root) or ".." in posix.parts:
+        raise PictureError(f"'{name}' leads outside the data folder; pictures must be inside it")
+    suffix = path.suffix.lower()
+    if suffix not in KINDS:
+        raise PictureError(f"'{name}' is not a PNG, JPEG or SVG file (.png, .jpg, .jpeg, .svg)")
+    if not path.is_file():
+        raise PictureError(f"picture '{name}' not found in the data folder")
+    return path.relative_to(root).as_posix(), path
+
+
+_SEEN: dict[tuple, Picture] = {}  # (path, size, mtime, inode) -> what was read
+_CHECKED: dict[str, Picture] = {}  # digest -> what was read
+SOURCES: dict[str, Path] = {}  # digest -> a file with that content, in this process
+_DIGESTS: dict[tuple, str] = {}  # (path, size, mtime, inode) -> digest
+_lock = threading.Lock()
+
+
+def register(digest: str, path: Path) -> None:
+    SOURCES[digest] = Path(path)
+
+
+def digest_of(path: Path) -> str:
+    """The digest of a file's bytes, read again only when the file changed (size, time, inode)."""
+    st = os.stat(path)
+    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    found = _SEEN.get(key)
+    if found is not None:
+        return found.digest
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        with open(path, "rb") as fh:
+            digest = _DIGESTS[key] = hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
+    return digest
+
+
+def inspect(rel: str, path: Path) -> Picture:
+    """Read a picture file (once per content): its kind, size and digest; PictureError
+    for a file that is not a whole PNG, JPEG or safe SVG, or is too large."""
+    st = os.stat(path)
+    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    found = _SEEN.get(key)
+    if found is not None and found.rel == rel:
+        register(found.digest, path)
+        return found
+    if st.st_size > MAX_BYTES:
+        raise PictureError(f"'{rel}' is {st.st_size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
+    data = path.read_bytes()
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    checked = _CHECKED.get(digest)
+    if checked is None:
+        kind = KINDS[path.suffix.lower()]
+        checked = _read_svg(rel, data, digest) if kind == "svg" else _read_raster(rel, data, digest, kind)
+        _CHECKED[digest] = checked
+    picture = Picture(rel, digest, checked.kind, checked.width, checked.height, checked.orientation)
+    with _lock:
+        _SEEN[key] = picture
+    register(digest, path)
+    return picture
+
+
+def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
+    from .svgsafe import UnsafeSvg, parse, view_box
+
+    try:
+        root = parse(data)
+        _, _, w, h = view_box(root)
+    except UnsafeSvg as exc:
+        raise PictureError(f"'{rel}' {exc}") from None
+    return Picture(rel, digest, "svg", w, h)
+
+
+def _claimed_size(data: bytes, kind: str) -> tuple[int, int] | None:
+    """The size a PNG's or JPEG's header claims, read without decoding anything."""
+    if kind == "png":
+        info = png_info(data[:4096])
+        return (info["width"], info["height"]) if info and "width" in info else None
+    pos = 2
+    while pos + 9 < len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            h, w = struct.unpack(">HH", data[pos + 5:pos + 9])
+            return w, h
+        pos += 2 + length
+    return None
+
+
+def _too_large(rel: str, size: tuple[int, int] | None) -> None:
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        w, h = size
+        raise PictureError(f"'{rel}' is {w} x {h} px ({w * h / 1e6:.0f} million pixels); a picture may have "
+                           f"at most {MAX_PIXELS // 1_000_000} million: scale it down (a poker card at "
+                           "300 dpi needs 750 x 1050 px)")
+
+
+def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
+    from PIL import Image, UnidentifiedImageError
+
+    what = {"png": "PNG", "jpeg": "JPEG"}[kind]
+    _too_large(rel, _claimed_size(data, kind))  # before anything is decoded
+    try:
+        with Image.open(io.BytesIO(data), formats=[what]) as im:
+            w, h = im.size
+            _too_large(rel, (w, h))
+            orientation = 1
+            if kind == "jpeg":
+                orientation = int(im.getexif().get(0x0112, 1) or 1)
+                if orientation not in range(1, 9):
+                    orientation = 1
+                sos = data.find(b"\xff\xda")
+                if sos < 0 or data.find(b"\xff\xd9", sos) < 0:  # its end marker: a truncated file has none
+                    raise OSError("it ends before its picture does")
+            else:
+                im.verify()  # every chunk is there, whole (its checksum): the rows are decoded when embedded
+    except PictureError:
+        raise
+    except Image.DecompressionBombError:
+        raise PictureError(f"'{rel}' claims to be an enormous picture (a decompression bomb?); it is not read") \
+            from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error, EOFError, zlib.error) as exc:
+        reason = str(exc) or type(exc).__name__
+        raise PictureError(f"'{rel}' is not a whole {what} file ({reason}); save it again") from None
+    if orientation in (5, 6, 7, 8):
+        w, h = h, w
+    return Picture(rel, digest, kind, float(w), float(h), orientation)
+
+
+def current(pictures, data_folder: Path) -> bool:
+    """Whether every (relative name, digest) of a design still names a file with that content."""
+    root = Path(data_folder)
+    for rel, digest in pictures:
+        path = root / rel
+        try:
+            if digest_of(path) != digest:
+                return False
+        except OSError:
+            return False
+        register(digest, path)
+    return True
+
+
+# ---------------------------------------------------------------- placing
+def placement(fit: str, anchor: str, box: tuple[float, float, float, float], size: tuple[float, float]):
+    """(x, y, w, h) of the whole picture for a box (x, y, w, h), SVG's preserveAspectRatio rules."""
+    x, y, w, h = box
+    pw, ph = size
+    if fit == "stretch" or pw <= 0 or ph <= 0:
+        return x, y, w, h
+    scale = (max if fit == "cover" else min)(w / pw, h / ph)
+    dw, dh = pw * scale, ph * scale
+    align = ANCHORS[anchor]
+    fx = {"xMin": 0.0, "xMid": 0.5, "xMax": 1.0}[align[:4]]
+    fy = {"YMin": 0.0, "YMid": 0.5, "YMax": 1.0}[align[4:]]
+    return x + (w - dw) * fx, y + (h - dh) * fy, dw, dh
+
+
+def aspect_attr(fit: str, anchor: str) -> str:
+    return "none" if fit == "stretch" else f"{ANCHORS[anchor]} {FITS[fit]}"
+
+
+def parse_aspect(text: str) -> tuple[str, str]:
+    """(fit, anchor) of a preserveAspectRatio value."""
+    parts = (text or "xMidYMid meet").split()
+    if parts[0] == "none":
+        return "stretch", "center"
+    align = parts[0]
+    anchor = next((k for k, v in ANCHORS.items() if v == align), "center")
+    return ("cover" if len(parts) > 1 and parts[1] == "slice" else "contain"), anchor
+
+
+def image_svg(picture: Picture, x: float, y: float, w: float, h: float, fit: str, anchor: str) -> str:
+    """The ``<image>`` element of a placed picture."""
+    from xml.sax.saxutils import quoteattr
+
+    return (f'<image x="{x:.3f}" y="{y:.3f}" width="{w:.3f}" height="{h:.3f}" href={quoteattr(picture.rel)} '
+            f'preserveAspectRatio="{aspect_attr(fit, anchor)}" data-pnp-picture="{picture.spec}"/>')
+
+
+def parse_spec(text: str) -> tuple:
+    """(kind, digest, width, height, orientation) of a ``data-pnp-picture`` value; ValueError when malformed."""
+    kind, digest, w, h, orientation = text.split()
+    if kind not in ("png", "jpeg", "svg") or not re.fullmatch(r"[0-9a-f]{32}", digest):
+        raise ValueError(text)
+    return kind, digest, float(w), float(h), int(orientation)
+
+
+def calls(spec: str, x: float, y: float, w: float, h: float, aspect: str) -> tuple:
+    """The display-list calls that draw a picture element (in the SVG's y-down user space):
+    a clip to its box when it is cropped, then the picture over its whole place."""
+    kind, digest, pw, ph, orientation = parse_spec(spec)
+    fit, anchor = parse_aspect(aspect)
+    px, py, dw, dh = placement(fit, anchor, (x, y, w, h), (pw, ph))
+    ops = [("saveState", (), {})]
+    if fit == "cover" and (dw > w + 1e-9 or dh > h + 1e-9):
+        ops.append(("*clipPath", (("moveTo", (x, y), {}), ("lineTo", (x + w, y), {}), ("lineTo", (x + w, y + h), {}),
+                                  ("lineTo", (x, y + h), {}), ("close", (), {})), {"stroke": 0, "fill": 0}))
+    ops.append(("+picture", (kind, digest, orientation, px, py, dw, dh), {}))
+    ops.append(("restoreState", (), {}))
+    return tuple(ops)
+
+
+# ---------------------------------------------------------------- drawing into a PDF
+#: EXIF orientation -> how the stored picture's unit square maps onto the shown one (a, b, c, d, e, f).
+_ORIENT = {
+    1: (1, 0, 0, 1, 0, 0), 2: (-1, 0, 0, 1, 1, 0), 3: (-1, 0, 0, -1, 1, 1), 4: (1, 0, 0, -1, 0, 1),
+    5: (0, -1, -1, 0, 1, 1), 6: (0, -1, 1, 0, 0, 1), 7: (0, 1, 1, 0, 0, 0), 8: (0, 1, -1, 0, 1, 0),
+}
+
+
+def matrix(orientation: int, x: float, y: float, w: float, h: float) -> tuple:
+    """The transform from an image's unit square to its place (x, y, w, h) in a y-down
+    user space, the stored picture turned by its EXIF orientation."""
+    from reportlab.graphics.transform import mmult
+
+    base = (w, 0.0, 0.0, -h, x, y + h)  # the unit square, turned upright
+    return tuple(float(v) for v in mmult(base, _ORIENT.get(orientation, _ORIENT[1])))
+
+
+def draw(canvas, kind: str, digest: str, orientation: int, x: float, y: float, w: float, h: float) -> None:
+    """Draw a picture at its place on a canvas (in the current, y-down, user space)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    name = xobject(canvas, kind, digest)
+    if kind == "svg":
+        fw, fh = _SVG_SIZES[digest]
+        m = (w / fw, 0.0, 0.0, -h / fh, x, y + h)
+    else:
+        m = matrix(orientation, x, y, w, h)
+    canvas._code.append("q %s cm /%s Do Q" % (fp_str(*m), canvas._doc.getXObjectName(name)))
+    canvas._formsinuse.append(name)
+    canvas._currentPageHasImages = 1
+
+
+def _source(digest: str) -> Path:
+    path = SOURCES.get(digest)
+    if path is None:
+        raise PictureError(f"picture {digest[:8]} is not known in this process")
+    return path
+
+
+def xobject_name(digest: str) -> str:
+    return f"pic{digest[:20]}"
+
+
+def xobject(canvas, kind: str, digest: str) -> str:
+    """The form name of a picture in the canvas's document, added the first time."""
+    name = xobject_name(digest)
+    doc = canvas._doc
+    reg = doc.getXObjectName(name)
+    if reg in doc.idToObject:
+        return name
+    path = _source(digest)
+    if kind == "svg":
+        _svg_form(canvas, name, digest, path)
+    else:
+        image = _LazyImage(kind, digest, path)
+        doc.Reference(image, reg)
+        if image.needs_mask:
+            mask = _LazyImage(kind, digest, path, mask=True)
+            image.smask = doc.Reference(mask, doc.getXObjectName(name + "m"))
+    return name
+
+
+def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
+    """An SVG picture as a form: its own display list (or drawing), drawn once per document."""
+    from .displaylist import draw_picture
+    from model.errors import Problems
+
+    from .render import svg_to_display_list, svg_to_drawing
+
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    problems = Problems()
+    found, drawing = _SVG_LISTS.get(digest) or svg_to_display_list(text, path.name, problems)
+    if found is None and drawing is None:
+        raise PictureError(f"'{path.name}' could not be read as SVG")
+    _SVG_LISTS[digest] = (found, drawing)
+    picture = found if found is not None else drawing
+    _SVG_SIZES[digest] = (float(picture.width), float(picture.height))
+    canvas.beginForm(name, 0, 0, picture.width, picture.height)
+    draw_picture(canvas, picture, lambda: drawing or svg_to_drawing(text, path.name, problems))
+    from .pdf import end_form
+
+    end_form(canvas, name)
+
+
+_SVG_LISTS: dict = {}
+_SVG_SIZES: dict = {}
+
+
+def png_info(data: bytes) -> dict | None:
+    """IHDR of a PNG and whether its compressed rows can go into a PDF as they are."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    pos = 8
+    info: dict = {"idat": [], "plte": None, "trns": False}
+    while pos + 8 <= len(data):
+        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if tag == b"IHDR":
+            w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            info.update(width=w, height=h, depth=depth, colour=colour, interlace=interlace)
+        elif tag == b"IDAT":
+            info["idat"].append(body)
+        elif tag == b"PLTE":
+            info["plte"] = body
+        elif tag == b"tRNS":
+            info["trns"] = True
+        elif tag in (b"iCCP", b"gAMA", b"cHRM", b"sRGB"):
+            info.setdefault("colour_chunks", []).append(tag)
+        elif tag == b"IEND":
+            break
+        pos += 12 + length
+    return info
+
+
+def _png_as_is(info: dict) -> bool:
+    return (info.get("interlace") == 0 and info.get("depth") == 8 and not info.get("trns")
+            and info.get("colour") in (0, 2, 3))
+
+
+def _pdf_object():
+    from reportlab.pdfbase.pdfdoc import PDFObject
+
+    return PDFObject
+
+
+class _LazyImage(_pdf_object()):
+    """An image XObject whose data is read from its file when the document is written."""
+
+    def __init__(self, kind: str, digest: str, path: Path, mask: bool = False):
+        self.kind, self.digest, self.path, self.mask = kind, digest, path, mask
+        self.smask = None
+        self.needs_mask = False
+        if kind == "png" and not mask:
+            head = path.read_bytes() if path.stat().st_size < 64 * 1024 else _png_head(path)
+            info = png_info(head) or {}
+            self.needs_mask = info.get("colour") in (4, 6) or bool(info.get("trns"))
+
+    def format(self, document):
+        from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream
+
+        entries, content = encoded(self.kind, self.digest, self.path, self.mask)
+        stream = PDFStream(content=content)
+        d = stream.dictionary
+        d["Type"] = PDFName("XObject")
+        d["Subtype"] = PDFName("Image")
+        for key, value in entries:
+            if key in ("ColorSpace", "Filter"):
+                d[key] = PDFName(value) if isinstance(value, str) else value
+            elif key == "Decode":
+                d[key] = PDFArray(value)
+            elif key == "DecodeParms":
+                from reportlab.pdfbase.pdfdoc import PDFDictionary
+
+                d[key] = PDFDictionary(dict(value))
+            else:
+                d[key] = value
+        d["Length"] = len(content)
+        if self.smask is not None:
+            d["SMask"] = self.smask
+        return stream.format(document)
+
+
+def _png_head(path: Path) -> bytes:
+    """The chunks of a PNG up to its first IDAT (enough for ``png_info``'s header facts)."""
+    out = bytearray()
+    with open(path, "rb") as fh:
+        out += fh.read(8)
+        while True:
+            head = fh.read(8)
+            if len(head) < 8:
+                break
+            length, tag = struct.unpack(">I4s", head)
+            if tag == b"IDAT" or tag == b"IEND":
+                out += head
+                break
+            out += head + fh.read(length + 4)
+    return bytes(out)
+
+
+#: Encodings of PNGs made in this process: (digest, mask) -> (entries, content); the store keeps them across builds.
+_ENCODED: dict = {}
+ENCODED_KEPT = 64
+_JPEG: dict = {}  # digest -> a JPEG's image dictionary entries
+STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the build
+
+
+def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, bytes]:
+    """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask)."""
+    data = path.read_bytes()
+    if digest_of(path) != digest:  # read again only when the file changed since it was checked
+        raise PictureError(f"'{path.name}' changed while the PDF was being written; build again")
+    if kind == "jpeg":
+        entries = _JPEG.get(digest)
+        if entries is None:
+            entries = _JPEG[digest] = _jpeg(data)
+        return entries, data
+    info = png_info(data)
+    if info is not None and not mask and _png_as_is(info):
+        return _png_passthrough(info)
+    key = (digest, mask)
+    found = _ENCODED.get(key)
+    if found is None:
+        store = STORE[0]
+        blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
+        if blob is not None:
+            import marshal
+
+            try:
+                found = marshal.loads(blob)
+            except (EOFError, ValueError, TypeError):
+                found = None
+        if found is None:
+            _keep_encoding(digest, _png_encode(data))
+            found = _ENCODED[key]
+    return found
+
+
+def _jpeg(data: bytes) -> tuple:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as im:
+        w, h = im.size
+        mode = im.mode
+        adobe = "adobe" in im.info
+    space = {"L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(mode, "DeviceRGB")
+    entries = [("Width", w), ("Height", h), ("BitsPerComponent", 8), ("ColorSpace", space), ("Filter", "DCTDecode")]
+    if mode == "CMYK" and adobe:
+        entries.append(("Decode", [1, 0, 1, 0, 1, 0, 1, 0]))
+    return tuple(entries)
+
+
+def _png_passthrough(info: dict) -> tuple[tuple, bytes]:
+    colours = {0: 1, 2: 3, 3: 1}[info["colour"]]
+    if info["colour"] == 3:
+        from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFString
+
+        palette = info["plte"]
+        space = PDFArray([PDFName("Indexed"), PDFName("DeviceRGB"), len(palette) // 3 - 1,
+                          PDFString(palette.decode("latin-1"))])
+    else:
+        space = "DeviceGray" if colours == 1 else "DeviceRGB"
+    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", info["width"]))
+    entries = (("Width", info["width"]), ("Height", info["height"]), ("BitsPerComponent", 8), ("ColorSpace", space),
+               ("Filter", "FlateDecode"), ("DecodeParms", parms))
+    return entries, b"".join(info["idat"])
+
+
+def prepare(pictures, workers: int = 1) -> list[tuple[str, str]]:
+    """Encode, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF cannot
+    take as they are and that no store keeps yet, ``workers`` at a time (the decoding and
+    compressing run outside Python's lock).  Returns (digest, message) of the files that
+    turned out not to decode."""
+    todo = []
+    store = STORE[0]
+    for kind, digest in dict.fromkeys(pictures):
+        if kind != "png" or (digest, False) in _ENCODED or digest not in SOURCES:
+            continue
+        if store is not None and store.get_blob(_blob_key(digest, False)) is not None:
+            continue
+        todo.append(digest)
+    failed = []
+
+    def one(digest):
+        data = SOURCES[digest].read_bytes()
+        info = png_info(data)
+        if info is not None and _png_as_is(info):
+            return digest, None
+        try:
+            return digest, _png_encode(data)
+        except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+            return digest, exc
+
+    if workers > 1 and len(todo) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(one, todo))
+    else:
+        results = [one(d) for d in todo]
+    for digest, found in results:
+        if isinstance(found, Exception):
+            failed.append((digest, f"is not a whole PNG file ({found or type(found).__name__}); save it again"))
+        elif found is not None:
+            _keep_encoding(digest, found)
+    return failed
+
+
+def _png_encode(data: bytes) -> tuple:
+    """A PNG decoded and its colours and transparency compressed again, for PDF:
+    ((entries, content) of the colours, (entries, content) of the soft mask or None)."""
+    split = _png_split(data)
+    if split is not None:
+        return split
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
+        im.load()
+        has_alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+        if has_alpha:
+            im = im.convert("LA" if im.mode == "LA" or im.mode == "L" else "RGBA")
+        elif im.mode not in ("RGB", "L"):
+            im = im.convert("RGB")
+        pixels = np.asarray(im)
+    if pixels.ndim == 2:
+        pixels = pixels[:, :, None]
+    colours = pixels[:, :, :-1] if has_alpha else pixels
+    colour = _flate_rows(colours)
+    mask = _flate_rows(pixels[:, :, -1:]) if has_alpha else None
+    return colour, mask
+
+
+def _png_split(data: bytes) -> tuple | None:
+    """The colours and the transparency of an 8-bit, non-interlaced grey+alpha or RGBA PNG,
+    without decoding it: PNG's row filters predict each byte from the same channel's bytes
+    (left, above, above-left), so the filtered rows, split by channel with each row's filter
+    byte kept, are the filtered rows of the colour plane and of the alpha plane, which PDF
+    reads with the same predictor.  None for any other PNG (decoded by Pillow instead)."""
+    import numpy as np
+
+    info = png_info(data)
+    if info is None or info.get("interlace") != 0 or info.get("depth") != 8 or info.get("colour") not in (4, 6):
+        return None
+    n = 4 if info["colour"] == 6 else 2
+    w, h = info["width"], info["height"]
+    try:
+        raw = zlib.decompress(b"".join(info["idat"]))
+    except zlib.error:
+        return None
+    if len(raw) != h * (1 + w * n) or not w or not h:
+        return None
+    rows = np.frombuffer(raw, np.uint8).reshape(h, 1 + w * n)
+    if rows[:, 0].max() > 4:  # not a filter type: let the decoder say what is wrong
+        return None
+    pixels = rows[:, 1:].reshape(h, w, n)
+    planes = []
+    for channels in (slice(0, n - 1), slice(n - 1, n)):
+        plane = np.empty((h, 1 + w * (n - 1 if channels.start == 0 else 1)), np.uint8)
+        plane[:, 0] = rows[:, 0]
+        plane[:, 1:] = pixels[:, :, channels].reshape(h, -1)
+        planes.append(_deflated(plane, w, n - 1 if channels.start == 0 else 1))
+    return planes[0], planes[1]
+
+
+def _deflated(rows, width: int, colours: int) -> tuple[tuple, bytes]:
+    """(entries, content) of an image plane whose rows are PNG-filtered, each with its filter byte first."""
+    deflate = zlib.compressobj(FLATE_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
+    content = deflate.compress(rows.tobytes()) + deflate.flush()
+    space = "DeviceGray" if colours == 1 else "DeviceRGB"
+    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
+    return (("Width", width), ("Height", rows.shape[0]), ("BitsPerComponent", 8), ("ColorSpace", space),
+            ("Filter", "FlateDecode"), ("DecodeParms", parms)), content
+
+
+def _flate_rows(plane) -> tuple[tuple, bytes]:
+    """An 8-bit image plane (height x width x 1 or 3) compressed as PDF reads it: each row
+    predicted from the one above (PNG's "Up" filter), deflated."""
+    import numpy as np
+
+    h, w, n = plane.shape
+    flat = np.ascontiguousarray(plane).reshape(h, w * n)
+    rows = np.empty((h, w * n + 1), np.uint8)
+    rows[:, 0] = 2  # Up
+    rows[0, 1:] = flat[0]
+    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:], dtype=np.uint8, casting="unsafe")
+    return _deflated(rows, w, n)
+
+
+def _keep_encoding(digest: str, found: tuple) -> None:
+    """Keep a PNG's encoding in this process and in the build's store (for the process that writes the PDF)."""
+    colour, mask = found
+    for is_mask, value in ((False, colour), (True, mask)):
+        if value is None:
+            continue
+        if len(_ENCODED) >= ENCODED_KEPT:
+            _ENCODED.pop(next(iter(_ENCODED)))
+        _ENCODED[(digest, is_mask)] = value
+        store = STORE[0]
+        if store is not None:
+            import marshal
+
+            store.put_blob(_blob_key(digest, is_mask), marshal.dumps(value))
+
+
+def _blob_key(digest: str, mask: bool) -> str:
+    return f"png{ENCODING}:{digest}:{int(mask)}"
