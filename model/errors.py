@@ -114,6 +114,32 @@ class NoRulesEngine(PnpError):
     """A game without a rules engine yet."""
 
 
+class EngineError(PnpError):
+    """A rules engine that does not load, clashes with another of the same slug, or
+    breaks the protocol outside any one game; the message names the engine and, when
+    the fault is in its code, the file and line (``file``, ``line``)."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        super().__init__(f"{file}:{line}: {message}" if file and line else f"{file}: {message}" if file else message)
+        self.file, self.line, self.what = file, line, message
+
+
+class EngineFailure(EngineError):
+    """A rules engine failed inside one game (raised, stopped ending, played a
+    different game from the same seed): the message gives the game seed, the action
+    and the command that replays it.  ``lines`` holds what a replay printed before
+    the failure."""
+
+    def __init__(self, message: str, seed: int | None = None, step: int | None = None, lines: tuple = ()):
+        PnpError.__init__(self, message)
+        self.file = self.line = None
+        self.what, self.seed, self.step, self.lines = message, seed, step, tuple(lines)
+
+
+class EngineExists(PnpError):
+    """``pnp new SLUG --rules`` where the game already has rules: nothing is written."""
+
+
 class IllegalAction(PnpError):
     """An action that is not legal in the position; the message shows both."""
 

@@ -169,3 +169,21 @@ def art_game(dest: Path) -> Path:
     (game / "back.svg.j2").write_text(ART_BACK, encoding="utf-8")
     write_rows(dest / "cards.csv", ART_ROWS)
     return dest
+
+
+EXAMPLE = REPO / "docs" / "example"
+TOMBS_RULES = Path("templates") / "tiny-tombs" / "rules"
+
+
+def copy_example(dest: Path) -> Path:
+    """A private copy of the example game (docs/example) and its rules engine, to break."""
+    shutil.copytree(EXAMPLE, dest, ignore=shutil.ignore_patterns("output"))
+    return dest
+
+
+def edit_rules(folder: Path, name: str, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in one file of the example's rules."""
+    path = folder / TOMBS_RULES / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")

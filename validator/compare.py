@@ -187,7 +187,7 @@ def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path],
                  progress: Callable | None = None) -> Comparison:
     """Play this deck (writing its validation folder as ``pnp validate`` does) and the reference on the same
     seeds, and compare.  ``load_reference(root)`` loads the reference's game data from a folder."""
-    spec = get_spec(data.slug)
+    spec = get_spec(data)
     th = opts.thresholds.bind(spec)
     ref_data = None
     if ref.kind != "summary":  # the reference loaded and compiled before anything is played

@@ -14,7 +14,7 @@ import io
 import json
 from pathlib import Path
 
-from model.atomic import write_file
+from model.atomic import write_files
 from validator.kit import get_spec
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, ci, esc, num, pct, plt, svg, table
 
@@ -54,13 +54,13 @@ def _csv_text(header: list[str], rows: list[list]) -> str:
 
 
 def write_outputs(out_dir: Path, summary: dict, game, spec) -> list[Path]:
-    files = []
-    files.append(write_file(out_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n"))
+    """summary.json, the engine's tables and report.html, all made before any is written."""
+    files = {out_dir / "summary.json": json.dumps(summary, indent=2, sort_keys=False) + "\n"}
     if spec.csv_files is not None:
         for name, (header, rows) in spec.csv_files(summary).items():
-            files.append(write_file(out_dir / name, _csv_text(header, rows)))
-    files.append(write_file(out_dir / "report.html", render_html(summary, spec)))
-    return files
+            files[out_dir / name] = _csv_text(header, rows)
+    files[out_dir / "report.html"] = render_html(summary, spec)
+    return write_files(files)
 
 
 # ------------------------------------------------------------------ plots

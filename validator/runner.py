@@ -19,11 +19,13 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from model.errors import InvariantViolation, PnpError
+from model.errors import EngineFailure, InvariantViolation, PnpError
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
 from validator.kit.chance import derive_seeds
+from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
+from .failures import MAX_TURN_ACTIONS, bad_actions, game_failure, stalled
 from .metrics import Tally, TimeModel, new_tally
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
@@ -78,6 +80,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
     history = []
     last_round = state.rounds if standings is not None else 0
     step = 0
+    turn_limit = MAX_TURN_ACTIONS  # the action by which a new turn must have begun
     strict = opts.strict
     legal_actions, current_player = state.legal_actions, state.current_player
     apply = state.apply_action if strict else state.apply_unchecked
@@ -89,6 +92,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
         turn = state.turns
         if turn != last_turn:
             last_turn = turn
+            turn_limit = step + MAX_TURN_ACTIONS
             if guard.stops(state, turn):
                 break
             if standings is not None and state.rounds != last_round:
@@ -98,10 +102,14 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                     standings = None
                 else:
                     history.append(row)
+        elif step >= turn_limit:
+            raise stalled(game, seed, bots, step, turn)
         if p == SIMULTANEOUS:
             joint = {}
             for q in state.acting_players():
                 actions = legal_actions(q)
+                if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+                    raise bad
                 n = len(actions)
                 if n == 0:
                     continue
@@ -124,6 +132,8 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             state.apply_actions(joint)
         else:
             actions = legal_actions()
+            if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+                raise bad
             n = len(actions)
             if n == 0:
                 state.stop("stuck")
@@ -181,19 +191,25 @@ class BatchResult:
 
 
 def run_batch(batch: Batch) -> BatchResult:
+    """Play a batch; a game that raises ends the run with one line naming its seed and action."""
     tally = new_tally(batch.game.spec)
     rows, values = [], []
     figures = batch.game.spec.figures if batch.values else ()
     seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
     for i, seed in enumerate(seeds, batch.start):
         bots = batch.bots[i % len(batch.bots)]
-        state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
-        record = state.record()
-        tally.add_game(i, seed, record, bots, stats, batch.model)
-        if batch.rows:
-            rows.append(_row(i, seed, bots, record, batch.model))
-        if batch.values:
-            values.append(tuple(f.value(record) for f in figures))
+        try:
+            state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
+            record = state.record()
+            tally.add_game(i, seed, record, bots, stats, batch.model)
+            if batch.rows:
+                rows.append(_row(i, seed, bots, record, batch.model))
+            if batch.values:
+                values.append(tuple(f.value(record) for f in figures))
+        except (InvariantViolation, EngineFailure):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the engine's fault, told with the seed that shows it
+            raise game_failure(batch.game, seed, bots, batch.opts, exc) from None
     return BatchResult(tally, rows, values)
 
 
@@ -335,7 +351,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
             size = batch_size(st.games, st.bots, pool.workers)
             for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
                              st.on_rows is not None, st.standings, st.first, st.on_values is not None):
-                yield i, b
+                yield i, carry(b, st.game)  # an engine from a data folder travels with its batches
 
     items = tagged()
     for i, result in pool.map_ordered(_run_tagged, items):
@@ -352,7 +368,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
 
 def _run_tagged(item):
     i, batch = item
-    return i, run_batch(batch)
+    return i, run_batch(arrived(batch))
 
 
 def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions,

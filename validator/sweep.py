@@ -86,7 +86,7 @@ def prepare(data, vary: list[str], players: int, rules: dict, bots: str | None, 
             sample: int | None = None, seed: int = 1, base: bool = False):
     """``(spec, axes, variants)``: every ``--vary`` spec checked and every variant compiled; nothing played.
     With ``base`` the deck and options as they are come first when the grid does not hold them."""
-    spec = get_spec(data.slug)
+    spec = get_spec(data)
     data = with_expansions(data, expansions)
     if not vary:
         raise CommandLineError("give at least one --vary, e.g. --vary count:ID=1..4 or --vary rule:KEY=a,b")

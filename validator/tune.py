@@ -182,7 +182,7 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
     started = time.perf_counter()
     from validator.kit import get_spec
 
-    spec = get_spec(data.slug)
+    spec = get_spec(data)
     if not goal_texts:
         raise CommandLineError("give at least one --goal, e.g. --goal seat-spread<5 or --goal verdicts")
     goals = [parse_goal(t, spec) for t in goal_texts]

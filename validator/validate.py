@@ -21,6 +21,7 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
+from .failures import replay_failure
 from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
@@ -88,9 +89,20 @@ def deck_hash(data) -> str:
 
 # ------------------------------------------------------------------ the run
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
-    """Simulate one game's deck and write its validation folder."""
+    """Simulate one game's deck and write its validation folder: every file, or none when
+    anything fails (an engine's statistics, verdicts or sections included)."""
+    pending: list = []
+    try:
+        return _validate_game(data, opts, progress, pending)
+    except BaseException:
+        for writer in pending:
+            writer.abort()
+        raise
+
+
+def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     started = time.perf_counter()
-    spec = get_spec(data.slug)
+    spec = get_spec(data)  # (the game's data: its folder's rules count too)
     data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
         raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {opts.players}")
@@ -110,6 +122,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
     writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
+    if writer:
+        pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
     skill_total = skill_games * len(pairs)
@@ -162,8 +176,6 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
     tally = tallies.pop("main")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    if writer:
-        files.append(writer.commit())
     meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
                       opts.strict, th, opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
@@ -184,6 +196,8 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
         from .report import write_outputs
 
         files += write_outputs(out_dir, summary, game, spec)
+    if writer:
+        files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
 
 
@@ -547,7 +561,7 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
            thresholds: Thresholds | None = None) -> list[str]:
     """One game, move by move, as lines of text.  The turn cap is the run's
     (``thresholds``, or the engine's defaults) unless given."""
-    spec = get_spec(data.slug)
+    spec = get_spec(data)
     if turn_cap is None:
         turn_cap = int((thresholds or Thresholds()).bind(spec).get("stalls", "turn_cap"))
     data = with_expansions(data, expansions)
@@ -555,9 +569,10 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
     bots = parse_bots(bots_text or spec.default_bots, players, spec)
     lines = [f"{spec.title}: replay of game seed {seed}, {players} players, bots {', '.join(bots)}"]
     log: list[str] = []
-    first = {"done": False}
+    first = {"done": False, "step": None}
 
     def on_action(step, state, player, action):
+        first["step"] = step
         if not first["done"]:
             first["done"] = True
             lines.extend(log)
@@ -569,8 +584,11 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
             log.clear()
         lines.append(f"  [{step}] P{player + 1} ({bots[player]}): {state.action_to_string(action)}")
 
-    state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
-    record = state.record()
+    try:
+        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+        record = state.record()
+    except Exception as exc:  # noqa: BLE001 - the moves so far, then the failure in one line
+        raise replay_failure(game, seed, first["step"], exc, lines + ["  " + x for x in log]) from None
     lines.extend("  " + x for x in log)
     lines.append(f"end: {spec.end_reasons.get(record.end, record.end)} after {record.turns} turns "
                  f"({record.rounds} rounds, {record.actions} actions)")

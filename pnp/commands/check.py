@@ -37,7 +37,7 @@ def check(games, data):
         finish(exc.problems + exc.warnings)
     # what an earlier build kept is read (a design unchanged since is not rendered again); nothing is written
     cache = DiskCache(cache_folder(data / "output"), read_only=True)
-    general, by_game = project_checks(project, cache)
+    general, by_game = project_checks(project, cache, folder_rules=True)  # (a game's own rules/ are loaded here)
     found = general + [p for own in by_game.values() for p in own]
     # every design and reference sheet made in memory: their problems, no files
     jobs = [(game, BuildOptions(targets=("pdf-sheets", "reference"))) for game in project.games.values() if game.cards]

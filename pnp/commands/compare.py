@@ -27,7 +27,7 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
     from validator.compare import adopt_summary, compare_game, load_folder, resolve_ref
     from validator.kit import get_spec
 
-    spec = get_spec(slug)
+    spec = get_spec(project.games[slug])
     ref = resolve_ref(ref_text, data)
     try:
         if ref.kind == "summary":

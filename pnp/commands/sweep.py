@@ -49,7 +49,7 @@ def load_game(ctx, data: Path, slug: str, expansions, rules, thresholds, schedul
     if scheduler and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     project = load_project(data, [slug])
-    spec = get_spec(slug)
+    spec = get_spec(project.games[slug])
     boxes = project.select_expansions(expansions, strict=True)[slug]
     try:
         parsed = spec.parse_options(list(rules))

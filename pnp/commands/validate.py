@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from model.errors import PnpError
+from model.errors import EngineFailure, PnpError
 from validator.validate import Options
 
 from ..console import err, out, progress_bar
@@ -56,6 +56,9 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--strict", is_flag=True, help="Check every invariant after every action; stop at the first violation.")
 @click.option("--replay", type=int, metavar="SEED", default=None,
               help="Play the game with this game seed move by move and print it (no report).")
+@click.option("--conformance", is_flag=True,
+              help="Check the rules engine instead of the deck: random games under --strict, same seed same game "
+                   "for any worker count, clones, hidden information, zones; a table of what held (no report).")
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help="Set a rules option (repeatable); see docs/rules-notes.md.")
 @click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -66,8 +69,8 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @expansion_option
 @out_option
 @click.pass_context
-def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay, rules,
-             thresholds, compare, expansions, out_dir):
+def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay,
+             conformance, rules, thresholds, compare, expansions, out_dir):
     """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
     and the game's own tables).  Exit 1 when a verdict is FAIL; with --compare REF, also compare.html and
     compare.json, and exit 1 when a verdict got worse than the reference's."""
@@ -83,20 +86,25 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     if scheduler and explicit(ctx, "workers"):
         raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:
-        for name in ("scheduler", "workers", "n_games", "skill_games", "out_dir"):
+        for name in ("scheduler", "workers", "n_games", "skill_games", "out_dir", "conformance"):
             if explicit(ctx, name):
                 raise PnpError(f"--replay plays one game; it cannot be combined with {_FLAGS.get(name, '--' + name)}")
+    if conformance:
+        for name in ("scheduler", "skill_games", "out_dir", "compare"):
+            if explicit(ctx, name):
+                raise PnpError(f"--conformance checks the engine and writes nothing; it cannot be combined with "
+                               f"{_FLAGS.get(name, '--' + name)}")
 
     project = load_project(data, list(slugs) or None)
     if slugs:
         targets = list(slugs)
         for slug in targets:
-            get_spec(slug)  # a clear error for a game without a rules engine
+            get_spec(project.games[slug])  # a clear error for a game without a rules engine (or rules that do not load)
     else:
-        targets = [slug for slug in project.games if has_rules(slug)]
+        targets = [slug for slug in project.games if has_rules(project.games[slug])]
         if not targets:
             raise PnpError("none of the games here has a rules engine yet; nothing to validate")
-        waiting = [slug for slug in project.games if not has_rules(slug)]
+        waiting = [slug for slug in project.games if slug not in targets]
         if waiting and replay is None:
             err.print(f"skipped {', '.join(waiting)}: no rules engine yet")
     boxes = project.select_expansions(expansions, strict=bool(slugs))
@@ -108,14 +116,30 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
 
         slug = targets[0]
         th = load_thresholds(find_thresholds(data, thresholds))
-        for line in run_replay(project.games[slug], replay, players, bots, get_spec(slug).parse_options(list(rules)),
-                               strict=True, expansions=boxes[slug], thresholds=th):
+        try:
+            lines = run_replay(project.games[slug], replay, players, bots,
+                               get_spec(project.games[slug]).parse_options(list(rules)), strict=True,
+                               expansions=boxes[slug], thresholds=th)
+        except EngineFailure as exc:
+            for line in exc.lines:  # the moves up to the failure, then the failure's own line
+                click.echo(line)
+            raise
+        for line in lines:
             click.echo(line)
+        return
+
+    if conformance:
+        from .conformance import check_engines
+
+        check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, workers,
+                      n_games if explicit(ctx, "n_games") else None, (players, *sweep) if explicit(ctx, "players_text")
+                      else ())
         return
 
     from rich.progress import MofNCompleteColumn
     from rich.table import Table
 
+    from validator.failures import blame
     from validator.validate import validate_game
 
     th = load_thresholds(find_thresholds(data, thresholds))
@@ -125,13 +149,13 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
         slug = targets[0]
         opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
                        strict=strict, bots=bots, skill_games=skill_games,
-                       rules=get_spec(slug).parse_options(list(rules)), thresholds=th, out=out_dir or (data / "output"),
+                       rules=get_spec(project.games[slug]).parse_options(list(rules)), thresholds=th, out=out_dir or (data / "output"),
                        expansions=boxes[slug], sweep=sweep)
         return run_compare(ctx, compare, slug, project, data, opts)
     results = []
     with progress_bar(MofNCompleteColumn()) as progress:
         for slug in targets:
-            spec = get_spec(slug)
+            spec = get_spec(project.games[slug])
             task = progress.add_task(f"simulating {slug}", total=None)
 
             def advance(_slug, done, total, task=task):
@@ -140,7 +164,8 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
             opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
                            strict=strict, bots=bots, skill_games=skill_games, rules=spec.parse_options(list(rules)),
                            thresholds=th, out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep)
-            results.append(validate_game(project.games[slug], opts, advance))
+            with blame(spec):  # a fault in the engine's own code: one line naming its file and line
+                results.append(validate_game(project.games[slug], opts, advance))
             progress.remove_task(task)
 
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}

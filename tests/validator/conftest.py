@@ -44,3 +44,11 @@ def data_for(project_root):
         return cache[slug]
 
     return load
+
+
+@pytest.fixture
+def tombs(tmp_path):
+    """A private copy of the example game (docs/example) and its rules engine, to break."""
+    from helpers import copy_example
+
+    return copy_example(tmp_path / "example")

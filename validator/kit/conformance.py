@@ -15,8 +15,18 @@ with the seed and step when the engine breaks a promise:
 * :func:`check_observations` - observing changes nothing, and a seat's
   observation stays the same when everything hidden from it is drawn again
   (``determinize``): it shows nothing hidden;
+* :func:`check_bots` - a bot chooses the same from its seat's :class:`~.protocol.View`
+  of the real position and of a copy where what the seat cannot see was drawn
+  again: it reads nothing else;
+* :func:`check_zones` - every component is in exactly one zone after every
+  action, nothing created or lost (what ``check_invariants`` does by default);
 * :func:`perft` - golden legal-action counts: the sum of the numbers of legal
   actions along the first ``steps`` decisions of a seeded random playout.
+
+The position-level pieces (:func:`check_record`, :func:`check_clone`,
+:func:`check_observation`, :func:`check_position_zones`) are what ``pnp validate
+SLUG --conformance`` applies inside the runner's own games, so that every
+failure it reports can be replayed with ``--replay SEED``.
 
 Golden counts are recorded with::
 
@@ -26,16 +36,22 @@ Golden counts are recorded with::
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import pickle
 import sys
 from pathlib import Path
 
 from .chance import Chance, derive_seed
-from .protocol import SIMULTANEOUS, TERMINAL
+from .protocol import SIMULTANEOUS, TERMINAL, View
 from .record import GameRecord
+from .zones import check_conservation
 
 MAX_STEPS = 50_000  # a random playout longer than this is a game that does not end
+
+__all__ = ["check_playouts", "check_record", "check_determinism", "check_clones", "check_clone", "check_observations",
+           "check_observation", "check_zones", "check_position_zones", "check_bots", "WatchedView", "playout",
+           "choose", "apply", "fingerprint", "perft", "tree_perft", "MAX_STEPS"]
 
 
 # ------------------------------------------------------------------ playing
@@ -115,37 +131,42 @@ def _check_legal(state, where: str, step: int) -> None:
 # ------------------------------------------------------------------ the checks
 def check_playouts(game, seeds, strict: bool = True) -> list[GameRecord]:
     """Random playouts of ``seeds`` end with a consistent record; return the records."""
-    spec = game.spec
-    n = game.players
     records = []
     for seed in seeds:
         state = playout(game, seed, strict)
-        where = f"{spec.slug}, {n} players, seed {seed}"
-        assert state.current_player() == TERMINAL, f"{where}: current_player() of a finished game is not TERMINAL"
-        r = state.returns()
-        assert len(r) == n, f"{where}: returns() has {len(r)} values for {n} players"
-        rec = state.record()
-        assert isinstance(rec, GameRecord), f"{where}: record() must return a GameRecord, not {type(rec).__name__}"
-        assert sorted(rec.seats) == list(range(n)), f"{where}: seats {rec.seats} are not a permutation of 0..{n - 1}"
-        assert rec.end in spec.end_reasons, f"{where}: end '{rec.end}' is not a key of the spec's end_reasons"
-        assert rec.end not in spec.stalls, f"{where}: a random game ended without a result ({rec.end})"
-        assert all(0 <= w < n for w in rec.winners) and len(set(rec.winners)) == len(rec.winners), \
-            f"{where}: winners {rec.winners}"
-        if rec.winners:
-            assert abs(sum(r) - 1.0) < 1e-9, f"{where}: returns {r} of a game with winners do not add up to 1"
-            assert all((r[p] > 0) == (p in rec.winners) for p in range(n)), f"{where}: returns {r} vs winners"
-        assert rec.turns >= 1 and rec.rounds >= 1 and rec.actions >= 1, f"{where}: turns, rounds and actions"
-        for p, cause, turn in rec.eliminations:
-            assert 0 <= p < n and cause in spec.elimination_causes, f"{where}: elimination {(p, cause, turn)}"
-        unknown = set(rec.counters) - set(spec.counters)
-        assert not unknown, f"{where}: counters {sorted(unknown)} are not declared in the spec's counters"
-        for name, values in rec.per_player.items():
-            assert name in spec.per_player, f"{where}: per-player counter '{name}' is not declared in the spec"
-            assert len(values) == n, f"{where}: per-player counter '{name}' has {len(values)} values"
-        if rec.scores:
-            assert len(rec.scores) == n, f"{where}: {len(rec.scores)} scores for {n} players"
-        records.append(rec)
+        records.append(check_record(game, state, f"{game.spec.slug}, {game.players} players, seed {seed}"))
     return records
+
+
+def check_record(game, state, where: str) -> GameRecord:
+    """A finished game's ``returns()`` and ``record()`` agree with each other and with
+    the spec (seats, winners, end reason, eliminations, declared counters); return the record."""
+    spec = game.spec
+    n = game.players
+    assert state.current_player() == TERMINAL, f"{where}: current_player() of a finished game is not TERMINAL"
+    r = state.returns()
+    assert len(r) == n, f"{where}: returns() has {len(r)} values for {n} players"
+    rec = state.record()
+    assert isinstance(rec, GameRecord), f"{where}: record() must return a GameRecord, not {type(rec).__name__}"
+    assert sorted(rec.seats) == list(range(n)), f"{where}: seats {rec.seats} are not a permutation of 0..{n - 1}"
+    assert rec.end in spec.end_reasons, f"{where}: end '{rec.end}' is not a key of the spec's end_reasons"
+    assert rec.end not in spec.stalls, f"{where}: a random game ended without a result ({rec.end})"
+    assert all(0 <= w < n for w in rec.winners) and len(set(rec.winners)) == len(rec.winners), \
+        f"{where}: winners {rec.winners}"
+    if rec.winners:
+        assert abs(sum(r) - 1.0) < 1e-9, f"{where}: returns {r} of a game with winners do not add up to 1"
+        assert all((r[p] > 0) == (p in rec.winners) for p in range(n)), f"{where}: returns {r} vs winners"
+    assert rec.turns >= 1 and rec.rounds >= 1 and rec.actions >= 1, f"{where}: turns, rounds and actions"
+    for p, cause, turn in rec.eliminations:
+        assert 0 <= p < n and cause in spec.elimination_causes, f"{where}: elimination {(p, cause, turn)}"
+    unknown = set(rec.counters) - set(spec.counters)
+    assert not unknown, f"{where}: counters {sorted(unknown)} are not declared in the spec's counters"
+    for name, values in rec.per_player.items():
+        assert name in spec.per_player, f"{where}: per-player counter '{name}' is not declared in the spec"
+        assert len(values) == n, f"{where}: per-player counter '{name}' has {len(values)} values"
+    if rec.scores:
+        assert len(rec.scores) == n, f"{where}: {len(rec.scores)} scores for {n} players"
+    return rec
 
 
 def check_determinism(game, seed: int) -> None:
@@ -182,24 +203,28 @@ def check_clones(game, seed: int, every: int = 5, depth: int = 8) -> None:
     where = f"{game.spec.slug}, {game.players} players, seed {seed}"
 
     def poke(step, state):
-        if step % every:
-            return
-        before = fingerprint(state)
-        copy = state.clone()
-        assert fingerprint(copy) == before, f"{where}: a clone at step {step} differs from its original"
-        pick = Chance(derive_seed(seed, "clone", step))
-        for _ in range(depth):
-            if copy.is_terminal():
-                break
-            move = choose(copy, pick)
-            if move is None:
-                break
-            apply(copy, move, checked=False)
-        assert fingerprint(state) == before, f"{where}: playing a clone on changed the original at step {step}"
+        if not step % every:
+            check_clone(state, where, step, Chance(derive_seed(seed, "clone", step)), depth)
 
     poked = playout(game, seed, strict=False, on_step=poke).record()
     plain = playout(game, seed, strict=False).record()
     assert poked == plain, f"{where}: playing clones on changed how the original game went"
+
+
+def check_clone(state, where: str, step: int, pick: Chance, depth: int = 8) -> None:
+    """A clone of ``state`` shows the same position, and playing it on for ``depth``
+    random actions (drawn from ``pick``) leaves ``state`` as it was."""
+    before = fingerprint(state)
+    twin = state.clone()
+    assert fingerprint(twin) == before, f"{where}: a clone at step {step} differs from its original"
+    for _ in range(depth):
+        if twin.is_terminal():
+            break
+        move = choose(twin, pick)
+        if move is None:
+            break
+        apply(twin, move, checked=False)
+    assert fingerprint(state) == before, f"{where}: playing a clone on changed the original at step {step}"
 
 
 def check_observations(game, seed: int, every: int = 3, samples: int = 2) -> None:
@@ -209,21 +234,115 @@ def check_observations(game, seed: int, every: int = 3, samples: int = 2) -> Non
     where = f"{game.spec.slug}, {game.players} players, seed {seed}"
 
     def look(step, state):
-        if step % every:
-            return
-        before = fingerprint(state)
-        for p in range(game.players):
-            seen = state.observe(p)
-            assert seen == state.observe(p), f"{where}: two observations of P{p + 1} at step {step} differ " \
-                                             "(observations must compare equal by value)"
-            for k in range(samples):
-                d = state.determinize(p, Chance(derive_seed(seed, "determinize", step, p, k)))
-                _invariants(d, where, f"step {step} (a determinized copy for P{p + 1})")
-                assert d.observe(p) == seen, (f"{where}: P{p + 1}'s observation changed at step {step} when what is "
-                                              f"hidden from P{p + 1} was drawn again: it shows hidden information")
-        assert fingerprint(state) == before, f"{where}: observing or determinizing changed the position at step {step}"
+        if not step % every:
+            check_observation(state, where, step, seed, samples)
 
     playout(game, seed, strict=False, on_step=look)
+
+
+def check_observation(state, where: str, step: int, seed: int, samples: int = 2) -> None:
+    """For every seat of ``state``: two observations are equal, and so is the seat's
+    observation of ``samples`` copies with what it cannot see drawn again."""
+    before = fingerprint(state)
+    for p in range(state.game.players):
+        seen = state.observe(p)
+        assert seen == state.observe(p), f"{where}: two observations of P{p + 1} at step {step} differ " \
+                                         "(observations must compare equal by value)"
+        for k in range(samples):
+            d = state.determinize(p, Chance(derive_seed(seed, "determinize", step, p, k)))
+            _invariants(d, where, f"step {step} (a determinized copy for P{p + 1})")
+            assert d.observe(p) == seen, (f"{where}: P{p + 1}'s observation changed at step {step} when what is "
+                                          f"hidden from P{p + 1} was drawn again: it shows hidden information")
+    assert fingerprint(state) == before, f"{where}: observing or determinizing changed the position at step {step}"
+
+
+def check_zones(game, seed: int) -> int:
+    """A random playout of ``seed`` keeps every component in exactly one zone after
+    every action; returns how many components the game lists (0: it declares no
+    zones, and nothing was checked)."""
+    where = f"{game.spec.slug}, {game.players} players, seed {seed}"
+    if not sum(game.components().values()):
+        return 0
+
+    def look(step, state):
+        check_position_zones(state, where, "setup" if step == 0 else f"action {step - 1}")
+
+    final = playout(game, seed, strict=False, on_step=look)
+    check_position_zones(final, where, "the end")
+    return sum(game.components().values())
+
+
+def check_position_zones(state, where: str, when: str) -> None:
+    """The kit's conservation check on one position (``State.zones`` against ``Game.components``)."""
+    game = state.game
+    try:
+        check_conservation(state.zones(), game.components(), game.component_label)
+    except AssertionError as exc:
+        raise AssertionError(f"{where}: components not conserved after {when}: {exc}") from None
+
+
+class WatchedView(View):
+    """A :class:`View` that notes whether its bot drew positions of its own (``determinize``)."""
+
+    __slots__ = ("sampled",)
+
+    def __init__(self, state, player: int):
+        super().__init__(state, player)
+        self.sampled = False
+
+    def determinize(self, chance):
+        self.sampled = True
+        return super().determinize(chance)
+
+
+def check_bots(game, seed: int, bots: list, name: str = "bot", max_steps: int = MAX_STEPS, where: str = "") -> int:
+    """Play ``seed`` with ``bots`` (one per seat, made as the runner makes them) the
+    way the runner does; at every decision, two copies of the deciding bot are asked,
+    one through the seat's View of the position and one through its View of a copy
+    in which everything hidden from the seat was drawn again.  They must choose the
+    same, unless the bot drew positions of its own (then the decision is not
+    compared).  Returns the number of decisions compared; ``where`` names the game in messages."""
+    where = where or f"{game.spec.slug}, {game.players} players, seed {seed}"
+    state = game.new_initial_state(Chance(seed))
+    bots = list(bots)
+    compared = 0
+    keep = {id(game): game}  # the copies share the compiled game
+
+    def ask(p: int, actions: list, step: int) -> int:
+        nonlocal compared
+        bot = bots[p]
+        one, two = copy.deepcopy(bot, dict(keep)), copy.deepcopy(bot, dict(keep))
+        hidden = state.determinize(p, Chance(derive_seed(seed, "hidden", step, p)))
+        real, other = WatchedView(state, p), WatchedView(hidden, p)
+        a = one.step(real, list(actions))
+        b = two.step(other, list(actions))
+        if not (real.sampled or other.sampled):
+            compared += 1
+            assert a == b, (f"{where}: the {name} bot of P{p + 1} chose {state.action_to_string(a)} at step {step}, "
+                            f"and {hidden.action_to_string(b)} when what P{p + 1} cannot see was drawn again: "
+                            "it reads more than its seat's View")
+        bots[p] = one  # the game goes on with the copy that saw the real position
+        return a
+
+    for step in range(max_steps):
+        p = state.current_player()
+        if p == TERMINAL:
+            return compared
+        if p == SIMULTANEOUS:
+            joint = {}
+            for q in state.acting_players():
+                acts = state.legal_actions(q)
+                if acts:
+                    joint[q] = acts[0] if len(acts) == 1 else ask(q, acts, step)
+            if not joint:
+                return compared
+            state.apply_actions(joint)
+        else:
+            acts = state.legal_actions()
+            if not acts:
+                return compared
+            state.apply_unchecked(acts[0] if len(acts) == 1 else ask(p, acts, step))
+    return compared
 
 
 def perft(game, seed: int, steps: int) -> dict:

@@ -18,6 +18,8 @@ FONT_SIZE = 11
 # the report's palette
 BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
 
+__all__ = ["BLUE", "GREY", "GREEN", "RED", "PURPLE", "ORANGE", "esc", "pct", "ci", "num", "table", "plt", "svg"]
+
 
 def esc(x) -> str:
     """``x`` as escaped HTML text."""

@@ -9,6 +9,9 @@ from collections import Counter
 
 Z95 = 1.959963984540054
 
+__all__ = ["Z95", "wilson", "diff_interval", "rate", "hist_percentile", "hist_mean", "hist_summary", "rounded",
+           "percent", "count_items", "count_into"]
+
 
 def count_items(mapping, iterable) -> None:
     """Add one to ``mapping[x]`` for each ``x`` of ``iterable`` (what ``Counter.update``

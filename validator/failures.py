@@ -1,0 +1,139 @@
+"""An engine that fails inside a game, told in one line: what went wrong, where in
+its code, the game seed, the action, and the command that replays it.
+
+The runner plays games without watching them (that is what makes it fast); when
+one raises, :func:`game_failure` plays the same seed again through the protocol
+loop, counting actions, to find the action it failed at.  A game that does not
+fail the second time has not been played the same way twice from one seed: that
+is said instead, since it is the engine's fault too.  Outside any game,
+:func:`blame` turns an exception raised in an engine's code (compiling the game,
+its static checks, statistics, report sections) into one line naming the file
+and line.
+"""
+
+from __future__ import annotations
+
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+
+from model.errors import EngineError, EngineFailure, InvariantViolation, PnpError
+from validator.kit.registry import engine_of, fault_line
+
+#: a game that takes this many actions without a new turn (``State.turns``) does not end
+MAX_TURN_ACTIONS = 10_000
+_ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+
+
+def replay_command(slug: str, seed: int, players: int, bots) -> str:
+    bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
+    return f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}"
+
+
+def where(exc: BaseException, spec) -> str:
+    """``file:line`` of the fault: in the engine's code when it is there, else the
+    innermost frame (pnp's own, shown from the repository)."""
+    engine = engine_of(spec)
+    file, line = fault_line(exc, engine) if engine is not None else (None, None)
+    if file:
+        return f"{file}:{line}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    frame = frames[-1]
+    name = frame.filename[len(_ROOT):] if frame.filename.startswith(_ROOT) else frame.filename
+    return f"{name}:{frame.lineno}"
+
+
+def describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
+    """The one-line failure of game ``seed`` that raised ``exc``."""
+    spec = game.spec
+    place = where(exc, spec)
+    at = f" ({place})" if place else ""
+    step, again = locate(game, seed, bots, opts)
+    replay = replay_command(spec.slug, seed, game.players, bots)
+    if again is None:
+        return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed}, but not "
+                             f"when the seed was played again: the engine does not play the same game from the "
+                             f"same seed (does it draw from anything but the Chance it is given?); "
+                             f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
+    moment = "while setting up" if step is None else f"at action {step}"
+    return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed} {moment}; "
+                         f"replay it with: {replay}", seed, step)
+
+
+def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseException | None]:
+    """Play ``seed`` again through the protocol loop: (the last action begun, the
+    exception) when it fails again, else (None, None)."""
+    from .runner import play
+
+    seen = {"step": None}
+
+    def note(step, state, player, action):
+        seen["step"] = step
+
+    try:
+        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
+        state.record()
+    except (InvariantViolation, EngineFailure) as exc:
+        return exc.step, exc
+    except Exception as exc:  # noqa: BLE001 - the failure being located
+        return seen["step"], exc
+    return None, None
+
+
+def stalled(game, seed: int, bots: tuple, step: int, turns: int) -> EngineFailure:
+    """A game that took ``MAX_TURN_ACTIONS`` actions without a new turn."""
+    slug = game.spec.slug
+    return EngineFailure(f"the rules of {slug}: game seed {seed} took {MAX_TURN_ACTIONS:,} actions without a new "
+                         f"turn (State.turns stayed at {turns}) by action {step}: the game does not end, or its "
+                         f"state does not count its turns; replay it with: "
+                         f"{replay_command(slug, seed, game.players, bots)}", seed, step)
+
+
+def bad_actions(game, seed: int, bots: tuple, step: int, actions) -> EngineFailure | None:
+    """``--strict``: legal actions must be a list of sorted, unique whole numbers."""
+    if type(actions) is list and all(type(a) is int for a in actions) and \
+            all(a < b for a, b in zip(actions, actions[1:])):
+        return None
+    slug = game.spec.slug
+    shown = repr(list(actions)[:12]) if hasattr(actions, "__iter__") else repr(actions)
+    return EngineFailure(f"the rules of {slug}: the legal actions in game seed {seed} at action {step} are not a "
+                         f"sorted list of distinct whole numbers: {shown}; replay it with: "
+                         f"{replay_command(slug, seed, game.players, bots)}", seed, step)
+
+
+def replay_failure(game, seed: int, step: int | None, exc: BaseException, lines: list[str]) -> EngineFailure:
+    """A replay (``--replay SEED``) that failed: the lines printed so far, then the failure."""
+    if isinstance(exc, (EngineFailure, InvariantViolation)):
+        return EngineFailure(str(exc), exc.seed, exc.step, lines)
+    if isinstance(exc, PnpError):
+        message = str(exc)
+    else:
+        place = where(exc, game.spec)
+        message = f"the rules of {game.spec.slug} raised {describe(exc)}{f' ({place})' if place else ''}"
+    moment = "while setting up" if step is None else f"at action {step}"
+    return EngineFailure(f"{message} in game seed {seed} {moment}", seed, step, lines)
+
+
+@contextmanager
+def blame(spec):
+    """Exceptions raised in ``spec``'s engine code become one EngineError line naming
+    the file and line; pnp's own named errors pass; anything else (a fault in pnp)
+    keeps its traceback."""
+    try:
+        yield
+    except PnpError:
+        raise
+    except Exception as exc:
+        engine = engine_of(spec)
+        file, line = fault_line(exc, engine) if engine is not None else (None, None)
+        if not file:
+            raise
+        raise EngineError(f"the rules of {spec.slug} raised {describe(exc)}", file, line) from None
