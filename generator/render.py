@@ -81,7 +81,21 @@ def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                              bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
     env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
+    env.globals["range"] = _range
     return env
+
+
+#: The longest ``range()`` a template may loop over: a card has nowhere near as many of anything,
+#: and ``range(10**9)`` would take the machine's memory before it said anything.
+MAX_RANGE = 100_000
+
+
+def _range(*args):
+    """``range`` for templates, refused beyond ``MAX_RANGE`` items (Jinja's sandbox limit)."""
+    found = range(*args)
+    if len(found) > MAX_RANGE:
+        raise OverflowError(f"range() of {len(found):,} items; a template may loop over at most {MAX_RANGE:,}")
+    return found
 
 
 #: Template environments kept in this process (compiled templates and all), by
@@ -429,7 +443,7 @@ class Renderer:
             self.problems.error(*self._where(exc, template), None, f"template '{exc.name}' not found")
         except jinja2.TemplateError as exc:
             self.problems.error(*self._where(exc, template), None, f"template error: {exc}")
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError, ZeroDivisionError) as exc:
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, ArithmeticError) as exc:
             who = f" (card '{card.id}', {card.where})" if card else ""
             self.problems.error(*self._where(exc, template), None, f"{exc}{who}")
         return None

@@ -119,3 +119,16 @@ def test_a_workbook_is_not_rewritten(tmp_path):
     code, output = run("new", "moon-base", "--data", data)
     assert code == 1 and "pnp new adds its sample rows to cards.csv only" in output
     assert sorted(p.name for p in data.iterdir()) == ["cards.xlsx"]
+
+
+def test_a_template_that_would_take_the_machines_memory_is_one_line(tmp_path):
+    data = tmp_path / "mine"
+    assert run("new", "moon-base", "--data", data)[0] == 0
+    card = data / "templates" / "moon-base" / "card.svg.j2"
+    card.write_text(card.read_text().replace("{% endblock %}", "<text>{{ range(10**9)|list|length }}</text>\n"
+                                             "{% endblock %}"), encoding="utf-8")
+    line = next(n for n, text in enumerate(card.read_text().splitlines(), 1) if "10**9" in text)
+    code, output = run("check", "--data", data)
+    assert code == 1
+    assert (f"error templates/moon-base/card.svg.j2:{line}: range() of 1,000,000,000 items; a template may loop "
+            "over at most 100,000") in output
