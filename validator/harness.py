@@ -177,6 +177,7 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
     (a separate pass: a clone that is not independent must not spoil the playouts)."""
     playouts, zones = result.check("random playouts (--strict)"), result.check("zones")
     played = actions = components = 0
+    stalled: list[tuple[int, str]] = []  # (seed, what to say) of random games stopped without a result
     for n, game in games.items():
         bots = ("random",) * n
         listed = sum(game.components().values())
@@ -193,7 +194,10 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
                 state, stats = play(game, seed, bots, play_opts, on_action=look, read_standings=False)
                 if listed:
                     conformance.check_position_zones(state, where, "the last action")
-                conformance.check_record(game, state, where)
+                record = conformance.check_record(game, state, where, allow_stall=True)
+                if record.end in game.spec.stalls:
+                    stalled.append((seed, f"{where}: a random game ended without a result ({record.end}); "
+                                          f"replay it with: {replay}"))
             except AssertionError as exc:
                 check = zones if "components not conserved" in str(exc) else playouts
                 check.failed(f"{exc}; replay it with: {replay}", seed)
@@ -203,7 +207,14 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
                 continue
             played += 1
             actions += stats["decisions"]
-    playouts.held(f"{played} games ({_counts(games)} players), {actions:,} decisions, invariants after every action")
+    if stalled and len(stalled) == played and playouts.status != FAILED:
+        # random play may leave positions nobody can finish (Golden Pyramid's random players often
+        # do: nothing in its rules ends such a game); every random game stopping so is a game that
+        # cannot end
+        playouts.failed(f"{stalled[0][1]} ({len(stalled)} of {played} random games ended so)", stalled[0][0])
+    note = (f"; {len(stalled)} stopped without a result, as the rules allow ({stalled[0][1]})" if stalled else "")
+    playouts.held(f"{played} games ({_counts(games)} players), {actions:,} decisions, invariants after every "
+                  f"action{note}")
     if components:
         zones.held(f"{components} components, each in one zone after every action")
     elif zones.status != FAILED:
