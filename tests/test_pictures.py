@@ -355,3 +355,17 @@ def test_a_replaced_picture_is_never_up_to_date(data, tmp_path):
     code, output = run("build", "tomb", "--data", data, "--out", out)
     assert code == 0 and "up to date" not in output
     assert (out / "tomb" / "tomb-cards.pdf").read_bytes() != before
+
+
+@pytest.mark.parametrize("isal", [True, False])
+def test_png_planes_compress_and_decompress_with_or_without_isal(monkeypatch, isal):
+    import sys
+    import zlib
+
+    if not isal:
+        monkeypatch.setitem(sys.modules, "isal", None)  # as on a machine without it: zlib's own
+    rows = np.random.default_rng(3).integers(0, 8, size=(50, 301), dtype=np.uint8).tobytes()
+    packed = pictures._deflate(rows)
+    assert zlib.decompress(packed) == rows  # a zlib stream, as PDF's FlateDecode reads it
+    assert pictures._inflate(zlib.compress(rows)) == rows
+    assert pictures._deflate(rows) == packed  # the same bytes every time
