@@ -233,6 +233,9 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
+    from .render import use_fonts
+
+    use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
     if cache is not None and hasattr(cache, "get_blob"):
         from . import pictures as _pictures

@@ -156,6 +156,9 @@ def _encode(canvas: Canvas, texts) -> bytes | None:
     embedded TrueType font."""
     from reportlab.pdfbase.pdfmetrics import getFont
 
+    from .fonts import ensure_faces
+
+    ensure_faces(*{name for name, _ in texts})  # a kept form may be the first to use a face in this process
     doc = canvas._doc
     h = hashlib.blake2b(digest_size=16)
     fonts: dict = {}

@@ -284,3 +284,28 @@ def test_svglib_draws_a_games_own_fonts_and_styles_as_the_svg_reader_does(data, 
     fast = cards_pdf(build(data, tmp_path / "fast"))
     monkeypatch.setattr(svgfast, "to_display_list", lambda svg: None)
     assert cards_pdf(build(data, tmp_path / "slow")) == fast
+
+
+def test_a_warm_build_in_a_new_process_draws_a_games_own_font(tmp_path):
+    """The first build fills the cache; a second process (the PDFs deleted) takes every design
+    from it and must still know the game's own font (Tiny Tombs' Fredoka One), giving the bytes
+    of a build without the cache."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "docs" / "example"
+    data = tmp_path / "example"
+    shutil.copytree(example, data, ignore=shutil.ignore_patterns("output"))
+
+    def build(out, *extra):
+        done = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "--data", str(data), "--out", str(out),
+                               *extra], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return (out / "tiny-tombs" / "tiny-tombs-cards.pdf").read_bytes()
+
+    build(tmp_path / "warm")
+    for pdf in (tmp_path / "warm" / "tiny-tombs").glob("*.pdf"):
+        pdf.unlink()
+    assert build(tmp_path / "warm") == build(tmp_path / "cold", "--no-cache")
