@@ -187,3 +187,16 @@ def edit_rules(folder: Path, name: str, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def build_art(data: Path, out: Path, **kw):
+    """The art game's cards built in memory (``result.data`` holds the files)."""
+    from generator.build import BuildOptions, build_game
+
+    game = load_project(data, ["tomb"]).games["tomb"]
+    return build_game(game, BuildOptions(out=out), reference=False, write=False, **kw)
+
+
+def cards_pdf(result) -> bytes:
+    """The bytes of the cards PDF of an unwritten build."""
+    return next(v for k, v in result.data.items() if k.name.endswith("-cards.pdf"))

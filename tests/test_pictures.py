@@ -18,7 +18,7 @@ from model.errors import InputErrors
 from model.sheets import load_project
 from pnp.cli import main
 
-from helpers import art_game, design_point, placed, read_rows, set_cell, write_rows
+from helpers import art_game, build_art, cards_pdf, design_point, placed, read_rows, set_cell, write_rows
 
 MM = 72 / 25.4
 
@@ -28,13 +28,7 @@ def data(tmp_path):
     return art_game(tmp_path / "data")
 
 
-def build(data, out, **kw):
-    game = load_project(data, ["tomb"]).games["tomb"]
-    return build_game(game, BuildOptions(out=out), reference=False, write=False, **kw)
-
-
-def cards_pdf(result) -> bytes:
-    return next(v for k, v in result.data.items() if k.name.endswith("-cards.pdf"))
+build = build_art
 
 
 def images_of(pdf: bytes) -> list:

@@ -10,13 +10,12 @@ import pypdf
 import pytest
 
 from generator import icon_sets
-from generator.build import BuildOptions, build_game
 from generator.fonts import font_dir
 from generator.text import fit, parse, prepare, svg_lines
 from model.errors import InputErrors
 from model.sheets import load_project
 
-from helpers import art_game, set_cell
+from helpers import art_game, build_art, cards_pdf, set_cell
 
 
 @pytest.fixture
@@ -24,13 +23,7 @@ def data(tmp_path):
     return art_game(tmp_path / "data")
 
 
-def build(data, out, **kw):
-    game = load_project(data, ["tomb"]).games["tomb"]
-    return build_game(game, BuildOptions(out=out), reference=False, write=False, **kw)
-
-
-def cards_pdf(result) -> bytes:
-    return next(v for k, v in result.data.items() if k.name.endswith("-cards.pdf"))
+build = build_art
 
 
 def runs_of(pdf: bytes, page: int = 0) -> list[tuple[str, str]]:
