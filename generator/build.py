@@ -72,6 +72,7 @@ class BuildResult:
     parsed: int = 0  # SVGs parsed in this build
     rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
     pictures: list[Path] = field(default_factory=list)  # the picture files its designs placed
+    picture_digests: dict[Path, str] = field(default_factory=dict)  # ... and the digest of each
     target_pages: dict[str, int] = field(default_factory=dict)  # target name -> its pages (card sheets, reference)
 
     @property
@@ -132,20 +133,29 @@ def _targets(options: BuildOptions, reference: bool) -> list[Target]:
 
 
 def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
-    """Encode the picture files the designs place for the PDFs, once each; a file that does
-    not decode is an error at every row that places it."""
+    """Start encoding the picture files the designs place for the PDFs, once each, in the
+    background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
     from . import pictures
 
+    kinds = {(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest): None
+             for design in rendered.designs for rel, digest in design.pictures}
+    pictures.prepare(list(kinds), workers, wait=False)
+
+
+def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
+    """The picture files that did not decode, once their encoding is done: an error at every
+    row that places one."""
+    from . import pictures
+
+    failed = pictures.finish()
+    if not failed:
+        return []
     used = {}
     for design in rendered.designs:
         for rel, digest in design.pictures:
             used.setdefault(digest, (rel, []))[1].append(design.card)
-    kinds = [(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest) for digest, (rel, _) in used.items()]
-    failed = pictures.prepare(kinds, workers)
-    problems = [Problem(card.sheet, card.row, None, f"'{used[digest][0]}' {message}")
-                for digest, message in failed for card in used[digest][1]]
-    if problems:
-        rendered.problems += problems
+    return [Problem(card.sheet, card.row, None, f"'{used[digest][0]}' {message}")
+            for digest, message in failed if digest in used for card in used[digest][1]]
 
 
 def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
@@ -291,6 +301,10 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                         outputs[target.name] = _make(target, rendered, options)
             except InputErrors as exc:
                 failed = exc
+        if pictures and not rendered.errors:
+            undecoded = _pictures_failed(rendered)
+            if undecoded:  # a picture that did not decode: said at its rows, not as the sheets' failure
+                failed = InputErrors(undecoded)
         for name, future in early.items():  # their problems come first, as if they were made first
             try:
                 outputs[name] = future.result()
@@ -317,7 +331,9 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
                          changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered,
                          pictures=sorted({game.manifest.data_folder / rel for d in rendered.designs
-                                          for rel, _ in d.pictures}))
+                                          for rel, _ in d.pictures}),
+                         picture_digests={game.manifest.data_folder / rel: digest for d in rendered.designs
+                                          for rel, digest in d.pictures})
     if cache is not None and hasattr(cache, "flush"):
         cache.flush()
         result.warnings += [w for w in getattr(cache, "warnings", []) if w not in result.warnings]

@@ -12,8 +12,9 @@ One SQLite database holds four kinds of entries (``cache.RenderCache``): the
 rendered SVG of a design by its input key, the display list of a drawing by
 its design key, the PDF form stream a display list wrote (``pdf.FormStream``,
 so that the card sheets take a design unchanged since the last build without
-running its list again), and compiled Jinja2 templates.  Every value carries a digest
-of itself; an entry that fails it, or that is not in the format this version
+running its list again), and compiled Jinja2 templates; the pictures encoded for
+PDFs, megabytes each, are files of their own beside it (``blobs/``).  Every value
+carries a digest of itself (a blob, its length and CRC-32); an entry that fails it, or that is not in the format this version
 writes, is ignored (and replaced when the design is rendered again).  A file
 that is not a database, or a database of another layout, is set aside and a
 new one started.  Anything else that goes wrong with the database (a full
@@ -32,7 +33,9 @@ import hashlib
 import marshal
 import os
 import sqlite3
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -46,6 +49,8 @@ SCHEMA = 1
 FLUSH_EVERY = 200
 DIGEST = 16
 SVG_FORMAT = 3
+BLOB_DIR = "blobs"
+BLOB_HEAD = struct.Struct("<QI")  # a blob file's length and CRC-32 of what follows
 
 
 def _seal(payload: bytes) -> bytes:
@@ -352,12 +357,51 @@ class DiskCache:
         self._put_kept("form", self._forms, key, form, form.dumps())
 
     # ------------------------------------------------------------ blobs
+    # Large values (pictures encoded for PDFs, megabytes each) are files of their own in
+    # ``blobs/``, not rows: written once, straight to the file system, without going through
+    # the database's log and its copy into the database; each file starts with its length
+    # and a CRC-32 of the rest, and one that fails them is not read.
+    def _blob_path(self, key: str) -> Path:
+        return self.folder / BLOB_DIR / hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+
+    def has_blob(self, key: str) -> bool:
+        """Whether bytes are kept under a key (without reading them)."""
+        return not self.disabled and self._blob_path(key).is_file()
+
     def get_blob(self, key: str) -> bytes | None:
         """Bytes kept under a key (pictures encoded for PDFs), or None."""
-        return self._read("blob", key)
+        if self.disabled:
+            return None
+        try:
+            data = self._blob_path(key).read_bytes()
+        except OSError:
+            return None
+        if len(data) < BLOB_HEAD.size:
+            return None
+        length, crc = BLOB_HEAD.unpack_from(data)
+        payload = memoryview(data)[BLOB_HEAD.size:]
+        if len(payload) != length or zlib.crc32(payload) != crc:
+            return None
+        return payload.tobytes()
 
     def put_blob(self, key: str, data: bytes) -> None:
-        self._write("blob", key, data)
+        """Keep ``data`` under a key: a file written whole (under another name, then renamed)."""
+        if self.disabled or self.read_only:
+            return
+        path = self._blob_path(key)
+        part = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(part, "wb") as fh:
+                fh.write(BLOB_HEAD.pack(len(data), zlib.crc32(data)))
+                fh.write(data)
+            os.replace(part, path)
+        except OSError as exc:
+            try:
+                part.unlink()
+            except OSError:
+                pass
+            self._disable(f"the build cache could not be written ({exc}); building without it")
 
     # ------------------------------------------------------------ compiled templates
     def bytecode_cache(self):

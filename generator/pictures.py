@@ -61,12 +61,16 @@ FLATE_LEVEL = 1
 
 def _inflate(data: bytes) -> bytes:
     """zlib data decompressed: with Intel's ISA-L (the ``isal`` package) when it is there, two
-    to three times as fast as zlib's own, else zlib's."""
+    to three times as fast as zlib's own, else zlib's.  Data that is not a zlib stream raises
+    ``zlib.error`` either way."""
     try:
         from isal import isal_zlib
     except ImportError:
         return zlib.decompress(data)
-    return isal_zlib.decompress(data)
+    try:
+        return isal_zlib.decompress(data)
+    except isal_zlib.error as exc:
+        raise zlib.error(str(exc)) from None
 
 
 def _deflate(data: bytes) -> bytes:
@@ -510,9 +514,17 @@ STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the b
 
 def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, bytes]:
     """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask)."""
-    data = path.read_bytes()
     if digest_of(path) != digest:  # read again only when the file changed since it was checked
         raise PictureError(f"'{path.name}' changed while the PDF was being written; build again")
+    pending = _PENDING.pop(digest, None)
+    if pending is not None:  # being encoded in the background: wait for it
+        failure = _take(pending.result())
+        if failure is not None:
+            raise PictureError(f"'{path.name}' {failure[1]}")
+    found = _ENCODED.get((digest, mask))
+    if found is not None:  # a PNG encoded already: its file is not read again
+        return found
+    data = path.read_bytes()
     if kind == "jpeg":
         entries = _JPEG.get(digest)
         if entries is None:
@@ -569,44 +581,85 @@ def _png_passthrough(info: dict) -> tuple[tuple, bytes]:
     return entries, b"".join(info["idat"])
 
 
-def prepare(pictures, workers: int = 1) -> list[tuple[str, str]]:
+def _encode_one(digest: str):
+    """(digest, the encoding, None for a PNG a PDF takes as it is, or the exception that stopped it)."""
+    data = SOURCES[digest].read_bytes()
+    info = png_info(data)
+    if info is not None and _png_as_is(info):
+        return digest, None
+    try:
+        found = _png_encode(data)
+    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+        return digest, exc
+    _store_encoding(digest, found)  # here: the file writes of one thread overlap the others' encoding
+    return digest, found
+
+
+def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, str]]:
     """Encode, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF cannot
     take as they are and that no store keeps yet, ``workers`` at a time (the decoding and
     compressing run outside Python's lock).  Returns (digest, message) of the files that
-    turned out not to decode."""
+    turned out not to decode.  With ``wait=False`` the encoding goes on in the background
+    while the caller lays out its pages (``encoded`` waits for the one it needs) and
+    ``finish`` returns the files that did not decode."""
     todo = []
     store = STORE[0]
     for kind, digest in dict.fromkeys(pictures):
-        if kind != "png" or (digest, False) in _ENCODED or digest not in SOURCES:
+        if kind != "png" or (digest, False) in _ENCODED or digest not in SOURCES or digest in _PENDING:
             continue
-        if store is not None and store.get_blob(_blob_key(digest, False)) is not None:
+        if store is not None and (store.has_blob(_blob_key(digest, False)) if hasattr(store, "has_blob")
+                                  else store.get_blob(_blob_key(digest, False)) is not None):
             continue
         todo.append(digest)
-    failed = []
+    if not wait and todo:
+        from concurrent.futures import ThreadPoolExecutor
 
-    def one(digest):
-        data = SOURCES[digest].read_bytes()
-        info = png_info(data)
-        if info is not None and _png_as_is(info):
-            return digest, None
-        try:
-            return digest, _png_encode(data)
-        except (OSError, SyntaxError, ValueError, zlib.error) as exc:
-            return digest, exc
-
+        pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="png")
+        for digest in todo:
+            _PENDING[digest] = pool.submit(_encode_one, digest)
+            _PENDING_DIGESTS.add(digest)
+        pool.shutdown(wait=False)  # its threads end when the queue is done
+        return []
     if workers > 1 and len(todo) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(one, todo))
+            results = list(pool.map(_encode_one, todo))
     else:
-        results = [one(d) for d in todo]
-    for digest, found in results:
-        if isinstance(found, Exception):
-            failed.append((digest, f"is not a whole PNG file ({found or type(found).__name__}); save it again"))
-        elif found is not None:
-            _keep_encoding(digest, found)
+        results = [_encode_one(d) for d in todo]
+    return [failure for failure in map(_take, results) if failure is not None]
+
+
+#: digest -> the future of a PNG's encoding started by ``prepare(..., wait=False)``
+_PENDING: dict = {}
+_PENDING_DIGESTS: set = set()  # the digests encoded in the background since the last ``finish``
+
+
+_UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode
+
+
+def finish() -> list[tuple[str, str]]:
+    """Wait for the encodings ``prepare`` started in the background: (digest, message) of the
+    files that did not decode (those ``encoded`` found so included)."""
+    for digest in list(_PENDING):
+        _take(_PENDING.pop(digest).result())
+    failed = list(_UNDECODED.items())
+    _UNDECODED.clear()
+    _PENDING_DIGESTS.clear()
     return failed
+
+
+def _take(result) -> tuple[str, str] | None:
+    """Keep an encoding made by ``_encode_one``; (digest, message) when the file did not decode."""
+    digest, found = result
+    if isinstance(found, Exception):
+        message = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
+        if digest in _PENDING_DIGESTS:
+            _UNDECODED[digest] = message
+        return digest, message
+    if found is not None:
+        _keep_encoding(digest, found, store=False)
+    return None
 
 
 def _png_encode(data: bytes) -> tuple:
@@ -659,16 +712,17 @@ def _png_split(data: bytes) -> tuple | None:
     pixels = rows[:, 1:].reshape(h, w, n)
     planes = []
     for channels in (slice(0, n - 1), slice(n - 1, n)):
-        plane = np.empty((h, 1 + w * (n - 1 if channels.start == 0 else 1)), np.uint8)
+        k = channels.stop - channels.start
+        plane = np.empty((h, 1 + w * k), np.uint8)
         plane[:, 0] = rows[:, 0]
-        plane[:, 1:] = pixels[:, :, channels].reshape(h, -1)
-        planes.append(_deflated(plane, w, n - 1 if channels.start == 0 else 1))
+        plane[:, 1:].reshape(h, w, k)[...] = pixels[:, :, channels]  # one copy, straight into the plane
+        planes.append(_deflated(plane, w, k))
     return planes[0], planes[1]
 
 
 def _deflated(rows, width: int, colours: int) -> tuple[tuple, bytes]:
     """(entries, content) of an image plane whose rows are PNG-filtered, each with its filter byte first."""
-    content = _deflate(rows.tobytes())
+    content = _deflate(memoryview(rows).cast("B"))  # the array's own bytes, not a copy
     space = "DeviceGray" if colours == 1 else "DeviceRGB"
     parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
     return (("Width", width), ("Height", rows.shape[0]), ("BitsPerComponent", 8), ("ColorSpace", space),
@@ -689,8 +743,9 @@ def _flate_rows(plane) -> tuple[tuple, bytes]:
     return _deflated(rows, w, n)
 
 
-def _keep_encoding(digest: str, found: tuple) -> None:
-    """Keep a PNG's encoding in this process and in the build's store (for the process that writes the PDF)."""
+def _keep_encoding(digest: str, found: tuple, store: bool = True) -> None:
+    """Keep a PNG's encoding in this process and (with ``store``) in the build's store, for the
+    next build and for a process that writes the PDF."""
     colour, mask = found
     for is_mask, value in ((False, colour), (True, mask)):
         if value is None:
@@ -698,10 +753,18 @@ def _keep_encoding(digest: str, found: tuple) -> None:
         if len(_ENCODED) >= ENCODED_KEPT:
             _ENCODED.pop(next(iter(_ENCODED)))
         _ENCODED[(digest, is_mask)] = value
-        store = STORE[0]
-        if store is not None:
-            import marshal
+    if store:
+        _store_encoding(digest, found)
 
+
+def _store_encoding(digest: str, found: tuple) -> None:
+    store = STORE[0]
+    if store is None:
+        return
+    import marshal
+
+    for is_mask, value in zip((False, True), found, strict=True):
+        if value is not None:
             store.put_blob(_blob_key(digest, is_mask), marshal.dumps(value))
 
 

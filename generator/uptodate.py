@@ -6,12 +6,13 @@ everything it read (its *inputs*: the sheets ``cards.*`` and ``goals.*``, every
 file under ``templates/``, the generator's and the model's code and templates,
 the fonts and the versions of the libraries that draw), the picture files its
 designs placed with a digest of each (which pictures a build reads is known only
-once its templates ran), the files it wrote with a digest of each, and the lines
-it printed about them (warnings and notes).  The
-same build asked again finds the record: when the inputs digest is the same and
-every file is still there with the same digest, it has nothing to write.  A file
-deleted or changed since, a template saved, a cell edited, another option, a new
-version of pnp: the digests differ and the build runs.
+once its templates ran), the files it wrote with their size, time and inode, and
+the lines it printed about them (warnings and notes).  The same build asked again
+finds the record: when the inputs digest is the same, every file it wrote is still
+there untouched and every picture is the same (untouched, or read again and of the
+same digest), it has nothing to write.  A file deleted or rewritten since, a
+template saved, a cell edited, a picture replaced, another option, a new version of
+pnp: the build runs.
 
 Everything here reads files and hashes them, without importing what a build
 needs (reportlab, the templates): the check costs a few milliseconds more than
@@ -22,13 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from .cache import cache_folder
 from .keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
 
 RECORD_FILE = "builds.json"
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
 KEPT = 16  # builds remembered per output folder (one per command and options)
 #: the libraries whose upgrade changes what is drawn
 LIBRARIES = ("reportlab", "svglib", "jinja2", "rl_accel")
@@ -97,6 +99,15 @@ def _records(out: Path) -> dict:
     return found["builds"]
 
 
+def _stat(path: Path) -> list[int] | None:
+    """What says a file was not touched since: its size, modification time and inode."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
 def unchanged(out: Path, key: str, inputs: str) -> dict | None:
     """The record of the last build asked for ``key`` when its inputs are ``inputs`` and every file
     it wrote is there as it wrote it (``{"files": [...], "lines": [...]}``); None when it must run."""
@@ -106,29 +117,38 @@ def unchanged(out: Path, key: str, inputs: str) -> dict | None:
     files = record.get("files")
     if not isinstance(files, dict) or not files:
         return None
-    for name, digest in files.items():
-        if file_digest(Path(name)) != digest:
+    for name, signature in files.items():  # an output rewritten, replaced or deleted since
+        if _stat(Path(name)) != signature:
             return None
     pictures = record.get("pictures") or {}
     if not isinstance(pictures, dict):
         return None
-    for name, digest in pictures.items():  # a picture replaced since (its name in the sheet unchanged)
-        if file_digest(Path(name)) != digest:
+    for name, found in pictures.items():  # a picture replaced since (its name in the sheet unchanged)
+        if not isinstance(found, list) or len(found) != 2:
+            return None
+        signature, digest = found
+        if _stat(Path(name)) != signature and file_digest(Path(name)) != digest:  # touched: read it
             return None
     return {"files": list(files), "lines": list(record.get("lines") or [])}
 
 
 def remember(out: Path, key: str, inputs: str, files: list[Path], lines: list[str],
-             pictures: list[Path] = ()) -> None:
-    """Record a build that wrote ``files`` (and printed ``lines``) from the picture files ``pictures``,
-    for the next one to compare with."""
+             pictures: dict[Path, str | None] | list[Path] = ()) -> None:
+    """Record a build that wrote ``files`` (and printed ``lines``) from the picture files ``pictures``
+    (with the digest of each where the build knows it), for the next one to compare with.  An
+    output is known by its size, time and inode (the build wrote it; any later write changes
+    them); a picture by those and its digest, so that a picture saved again unchanged still
+    counts as the same."""
     from model.atomic import write_files
 
+    if not isinstance(pictures, dict):
+        pictures = dict.fromkeys(pictures)
     builds = _records(out)
     builds.pop(key, None)
-    builds[key] = {"inputs": inputs, "files": {str(Path(f).resolve()): file_digest(Path(f)) for f in files},
+    builds[key] = {"inputs": inputs, "files": {str(Path(f).resolve()): _stat(Path(f)) for f in files},
                    "lines": lines,
-                   "pictures": {str(Path(f).resolve()): file_digest(Path(f)) for f in dict.fromkeys(pictures)}}
+                   "pictures": {str(Path(f).resolve()): [_stat(Path(f)), digest or file_digest(Path(f))]
+                                for f, digest in pictures.items()}}
     while len(builds) > KEPT:
         builds.pop(next(iter(builds)))
     payload = json.dumps({"format": RECORD_FORMAT, "builds": builds}, indent=1)

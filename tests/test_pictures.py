@@ -338,12 +338,16 @@ def test_a_picture_larger_than_the_card_never_prints_beyond_its_bleed(data, tmp_
     assert (np.array(outside) >= 250).all()
 
 
-def test_a_replaced_picture_is_never_up_to_date(data, tmp_path):
+def test_a_replaced_picture_is_never_up_to_date_and_one_saved_again_unchanged_is(data, tmp_path):
     out = tmp_path / "out"
     assert run("build", "tomb", "--data", data, "--out", out)[0] == 0
     code, output = run("build", "tomb", "--data", data, "--out", out)
     assert code == 0 and "up to date" in output  # nothing changed: nothing written
     before = (out / "tomb" / "tomb-cards.pdf").read_bytes()
+    picture = data / "art" / "coffee.png"
+    picture.write_bytes(picture.read_bytes())  # saved again as it was: a new time, the same picture
+    code, output = run("build", "tomb", "--data", data, "--out", out)
+    assert code == 0 and "up to date" in output
     with Image.open(data / "art" / "coffee.png") as im:
         im.transpose(Image.FLIP_TOP_BOTTOM).save(data / "art" / "coffee.png")  # the same name, another picture
     code, output = run("build", "tomb", "--data", data, "--out", out)
@@ -363,3 +367,61 @@ def test_png_planes_compress_and_decompress_with_or_without_isal(monkeypatch, is
     assert zlib.decompress(packed) == rows  # a zlib stream, as PDF's FlateDecode reads it
     assert pictures._inflate(zlib.compress(rows)) == rows
     assert pictures._deflate(rows) == packed  # the same bytes every time
+
+
+def _png_with_broken_rows(source, dest):
+    """A copy of a PNG whose chunks are whole (each checksum right) but whose compressed rows are
+    not a zlib stream: it passes the check made when the sheet is read, and fails when it is decoded."""
+    import struct
+    import zlib
+
+    raw = source.read_bytes()
+    out, pos = bytearray(raw[:8]), 8
+    while pos < len(raw):
+        length, tag = struct.unpack(">I4s", raw[pos:pos + 8])
+        body = raw[pos + 8:pos + 8 + length]
+        if tag == b"IDAT":
+            body = bytes(b ^ 0x5A for b in body)
+        out += struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+        pos += 12 + length
+    dest.write_bytes(bytes(out))
+
+
+def test_a_png_that_does_not_decode_is_an_error_at_its_rows_and_nothing_is_written(data, tmp_path):
+    _png_with_broken_rows(data / "art" / "cat.png", data / "art" / "broken.png")
+    rows = read_rows(data / "cards.csv")
+    row = next(i for i, r in enumerate(rows[1:], start=2) if r[rows[0].index("art")] == "art/cat.png")
+    set_cell(data / "cards.csv", row, "art", "art/broken.png")
+    code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
+    assert code == 1 and "Traceback" not in output
+    errors = [line for line in output.splitlines() if line.startswith("error ")]
+    assert len(errors) == 1
+    assert errors[0].startswith(f"error cards.csv:{row}: 'art/broken.png' is not a whole PNG file (")
+    assert not (tmp_path / "out" / "tomb").exists()
+
+
+def test_encoded_pictures_are_kept_as_files_and_a_damaged_one_is_made_again(data, tmp_path):
+    out = tmp_path / "out"
+    pictures._ENCODED.clear()  # encoded by no earlier test of this process
+    first = cards_pdf(build(data, out, cache=DiskCache(cache_folder(out))))
+    blobs = sorted((cache_folder(out) / "blobs").iterdir())
+    assert len(blobs) == 2  # the cat's colours and its transparency
+    for blob in blobs:  # a byte flipped in the middle of each: still a readable value, not the one written
+        damaged = bytearray(blob.read_bytes())
+        damaged[len(damaged) // 2] ^= 0xFF
+        blob.write_bytes(bytes(damaged))
+    pictures._ENCODED.clear()  # as in a new process
+    again = cards_pdf(build(data, out, cache=DiskCache(cache_folder(out))))
+    assert again == first
+    (cache_folder(out) / "blobs" / blobs[0].name).write_bytes(blobs[0].read_bytes()[:100])  # cut short
+    pictures._ENCODED.clear()
+    assert cards_pdf(build(data, out, cache=DiskCache(cache_folder(out)))) == first
+    pictures._ENCODED.clear()
+    store = DiskCache(cache_folder(out))
+    assert all(store.get_blob(key) is not None for key in (pictures._blob_key(d, m) for d, m in
+                                                          _cat_keys(data)))  # made again, whole
+
+
+def _cat_keys(data):
+    digest = pictures.digest_of(data / "art" / "cat.png")
+    return [(digest, False), (digest, True)]

@@ -131,7 +131,7 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         said = [f"warning {p}" for p in sorted(general + [p for own in by_game.values() for p in own])]
         said += [f"warning {p}" for r in results for p in r.warnings]
         uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said,
-                          [p for r in results for p in r.pictures])
+                          {p: r.picture_digests.get(p) for r in results for p in r.pictures})
     out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(results, found)}")
 
 
