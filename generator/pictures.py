@@ -239,6 +239,7 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
                     raise OSError("it ends before its picture does")
             else:
                 im.verify()  # every chunk is there, whole (its checksum): the rows are decoded when embedded
+                _check_as_is_rows(data)
     except PictureError:
         raise
     except Image.DecompressionBombError:
@@ -250,6 +251,21 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
     if orientation in (5, 6, 7, 8):
         w, h = h, w
     return Picture(rel, digest, kind, float(w), float(h), orientation)
+
+
+def _check_as_is_rows(data: bytes) -> None:
+    """A PNG the PDF takes as it is (its compressed rows copied, never decoded here) must hold
+    a whole zlib stream of all its rows: else OSError, as for a truncated file."""
+    info = png_info(data)
+    if info is None or not _png_as_is(info):
+        return  # decoded and split when embedded, which finds any fault there
+    channels = 3 if info["colour"] == 2 else 1
+    try:
+        rows = _inflate(b"".join(info["idat"]))
+    except zlib.error as exc:
+        raise OSError(f"its rows are not a whole compressed stream: {exc}") from None
+    if len(rows) != info["height"] * (1 + info["width"] * channels):
+        raise OSError("it holds fewer or more rows than its header says")
 
 
 def current(pictures, data_folder: Path) -> bool:

@@ -400,6 +400,20 @@ def test_a_png_that_does_not_decode_is_an_error_at_its_rows_and_nothing_is_writt
     assert not (tmp_path / "out" / "tomb").exists()
 
 
+def test_a_png_embedded_as_it_is_with_rows_that_do_not_decode_is_an_error_at_its_row(data, tmp_path):
+    # coffee.png has no transparency: the PDF would carry its compressed rows as they are
+    _png_with_broken_rows(data / "art" / "coffee.png", data / "art" / "broken.png")
+    rows = read_rows(data / "cards.csv")
+    row = next(i for i, r in enumerate(rows[1:], start=2) if r[rows[0].index("art")] == "art/coffee.png")
+    set_cell(data / "cards.csv", row, "art", "art/broken.png")
+    code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
+    assert code == 1 and "Traceback" not in output
+    errors = [line for line in output.splitlines() if line.startswith("error ")]
+    assert len(errors) == 1
+    assert errors[0].startswith(f"error cards.csv:{row}:art: 'art/broken.png' is not a whole PNG file (its rows")
+    assert not (tmp_path / "out" / "tomb").exists()
+
+
 def test_encoded_pictures_are_kept_as_files_and_a_damaged_one_is_made_again(data, tmp_path):
     out = tmp_path / "out"
     pictures._ENCODED.clear()  # encoded by no earlier test of this process
