@@ -501,7 +501,62 @@ class _LazyImage(_pdf_object()):
         d["Length"] = len(content)
         if self.smask is not None:
             d["SMask"] = self.smask
-        return stream.format(document)
+        parts = getattr(document, SPLICED, None)
+        if parts is None:
+            return stream.format(document)
+        # the document is written with a marker in place of the data, put in by ``splice``: the
+        # megabytes of a picture are copied once into the file instead of once per layer of
+        # reportlab's formatting (the stream, the object, the file, the buffer)
+        from reportlab.pdfbase.pdfdoc import PDFDictionary, format as pdf_format
+
+        marker = b"\x00\x01pnp-picture-%08d\x01\x00" % len(parts)
+        parts.append((marker, content))
+        return pdf_format(PDFDictionary(d.dict.copy()), document) + b"\nstream\n" + marker + b"endstream\n"
+
+
+#: the attribute of a reportlab document that holds the (marker, data) of its pictures, for ``splice``
+SPLICED = "_pnp_spliced_pictures"
+
+
+def spliced(canvas) -> None:
+    """Write ``canvas``'s pictures as markers, for ``splice`` to replace in its PDF's bytes."""
+    setattr(canvas._doc, SPLICED, [])
+
+
+def splice(pdf: bytes, canvas) -> bytes:
+    """The PDF ``canvas`` wrote (``pdf``, with markers where its pictures go) with every picture's
+    data in place of its marker, the cross-reference table's offsets moved to match."""
+    parts = getattr(canvas._doc, SPLICED, None) or []
+    if not parts:
+        return pdf
+    chunks, moves, at = [], [], 0  # moves: (position in pdf, bytes added from there on)
+    for marker, content in parts:
+        found = pdf.find(marker, at)
+        if found < 0:
+            raise RuntimeError("a picture's place was not found in the PDF")
+        chunks += [pdf[at:found], content]
+        at = found + len(marker)
+        moves.append((found, len(content) - len(marker)))
+    tail = pdf.rindex(b"startxref\n")
+    xref = int(pdf[tail + 10:pdf.index(b"\n", tail + 10)])
+    if pdf[xref:xref + 7] != b"xref\n0 " or at > xref:
+        raise RuntimeError("the PDF's cross-reference table is not where its trailer says")
+
+    def moved(offset: int) -> int:
+        return offset + sum(delta for where, delta in moves if where < offset)
+
+    head_end = pdf.index(b"\n", xref + 5) + 1
+    count = int(pdf[xref + 7:head_end - 1])
+    entries = []
+    for i in range(count):  # each entry: 10-digit offset, space, 5-digit generation, " n " or " f ", "\n"
+        entry = pdf[head_end + 20 * i:head_end + 20 * i + 20]
+        if entry[17:18] == b"n":
+            entry = b"%010d" % moved(int(entry[:10])) + entry[10:]
+        entries.append(entry)
+    end = head_end + 20 * count
+    chunks += [pdf[at:head_end], b"".join(entries), pdf[end:tail + 10], b"%d" % moved(xref),
+               pdf[pdf.index(b"\n", tail + 10):]]
+    return b"".join(chunks)
 
 
 def _png_head(path: Path) -> bytes:

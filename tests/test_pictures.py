@@ -432,3 +432,28 @@ def test_encoded_pictures_are_kept_as_files_and_a_damaged_one_is_made_again(data
 def _cat_keys(data):
     digest = pictures.digest_of(data / "art" / "cat.png")
     return [(digest, False), (digest, True)]
+
+
+def test_the_cards_pdf_with_pictures_has_every_object_where_its_cross_reference_says(data, tmp_path):
+    # the pictures' data is put in after reportlab wrote the file: every offset must have moved with it
+    import re
+
+    pdf = cards_pdf(build(data, tmp_path / "out"))
+    xref = int(pdf[pdf.rindex(b"startxref\n") + 10:].split()[0])
+    assert pdf[xref:xref + 5] == b"xref\n"
+    head = pdf.index(b"\n", xref + 5) + 1
+    count = int(pdf[xref + 7:head - 1])
+    used = 0
+    for number in range(1, count):
+        entry = pdf[head + 20 * number:head + 20 * number + 20]
+        assert entry[17:18] == b"n"
+        offset = int(entry[:10])
+        assert pdf[offset:offset + len(b"%d 0 obj" % number)] == b"%d 0 obj" % number, number
+        used += 1
+    assert used == count - 1 > 0
+    streams = list(re.finditer(rb"/Length (\d+)(?:(?!stream).)*?>>\nstream\n", pdf, re.S))
+    images = [m for m in streams if b"/Subtype /Image" in pdf[pdf.rindex(b" obj", 0, m.start()):m.end()]]
+    assert len(images) >= 3  # the JPEG, the PNGs and the cat's soft mask
+    for m in streams:  # each stream's data ends where its Length says
+        assert pdf[m.end() + int(m.group(1)):m.end() + int(m.group(1)) + 9] == b"endstream"
+    assert len(pypdf.PdfReader(io.BytesIO(pdf), strict=True).pages) > 0

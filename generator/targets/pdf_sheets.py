@@ -22,6 +22,7 @@ import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .. import pictures
 from ..designs import RenderedDesign, RenderedGame
 from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
                       stack_bands)
@@ -210,11 +211,12 @@ def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str) -> by
     buffer = io.BytesIO()
     first = pages[0].sheet
     c = new_canvas(buffer, first.page_w, first.page_h, f"{title} - {subject}", subject)
+    pictures.spliced(c)
     writer = SheetWriter(c, drawings, getattr(drawings, "forms", None))
     for page in pages:
         writer.page(page)
     c.save()
-    return buffer.getvalue()
+    return pictures.splice(buffer.getvalue(), c)
 
 
 class PdfSheets:
