@@ -704,8 +704,6 @@ def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, st
 #: digest -> the future of a PNG's encoding started by ``prepare(..., wait=False)``
 _PENDING: dict = {}
 _PENDING_DIGESTS: set = set()  # the digests encoded in the background since the last ``finish``
-
-
 _UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode
 
 
