@@ -71,7 +71,12 @@ class Undefined(jinja2.StrictUndefined):
             known = list(fields) if fields else [n for n in dir(obj) if not n.startswith("_")]
             what = f"{_OWNERS.get(kind, kind)} has no attribute '{name}'"
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.7)
-        return what + (f"; did you mean '{close[0]}'?" if close else "")
+        if close:
+            return what + f"; did you mean '{close[0]}'?"
+        if isinstance(obj, Card):  # a column of the designer's own, not declared yet
+            return what + (f"; declare it in templates/{obj.game}/game.toml under [decks.{obj.deck}.columns] "
+                           f"({name} = {{}}), with a column of that name in the sheet")
+        return what
 
 
 def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:

@@ -425,6 +425,16 @@ def check_cell(manifest: Manifest, deck: str, column: str, raw: str):
     return value
 
 
+def _declare_hint(column: str, manifests: dict[str, Manifest]) -> str:
+    """How to make a column of the sheet known: where its deck's columns are declared."""
+    if len(manifests) == 1:
+        m = next(iter(manifests.values()))
+        deck = next(iter(m.decks)) if len(m.decks) == 1 else "NAME"
+        return (f"to use it, declare it in templates/{m.slug}/game.toml under "
+                f"[decks.{deck}.columns] ({column} = {{}})")
+    return f"to use it, declare it under [decks.NAME.columns] ({column} = {{}}) in its game's game.toml"
+
+
 def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems,
                row_games: dict[tuple[str, int], str] | None = None) -> list[Card]:
     table = read_table(path, problems)
@@ -446,8 +456,8 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
                 meant.setdefault(close, h)
                 problems.error(path.name, 1, h, f"unknown column '{h}'; did you mean '{close}'?")
             else:
-                problems.warn(path.name, 1, h, f"unknown column '{h}' is ignored; known columns: "
-                              + ", ".join(sorted(known)))
+                problems.warn(path.name, 1, h, f"unknown column '{h}' is ignored; {_declare_hint(h, manifests)}; "
+                              "known columns: " + ", ".join(sorted(known)))
     missing = [c for c in REQUIRED_HEADER[sheet] if c not in header]
     for c in missing:
         if c not in meant:

@@ -132,3 +132,28 @@ def test_a_template_that_would_take_the_machines_memory_is_one_line(tmp_path):
     assert code == 1
     assert (f"error templates/moon-base/card.svg.j2:{line}: range() of 1,000,000,000 items; a template may loop "
             "over at most 100,000") in output
+
+
+def test_a_column_of_ones_own_is_used_by_following_what_the_messages_say(tmp_path):
+    # a new game, a column "flavour" added to the sheet and printed by the card template
+    data = tmp_path / "mine"
+    assert run("new", "moon-base", "--data", data)[0] == 0
+    sheet = data / "cards.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    sheet.write_text("\n".join([lines[0] + ",flavour"] + [line + ",Cold up here." for line in lines[1:]]) + "\n",
+                     encoding="utf-8")
+    template = data / "templates" / "moon-base" / "card.svg.j2"
+    template.write_text(template.read_text(encoding="utf-8").replace(
+        "{% endblock %}", '{{ text(card.flavour, B + 7, B + 80, TW - 14, 8, size=3) }}\n{% endblock %}', 1),
+        encoding="utf-8")
+    code, output = run("build", "--data", data)
+    hint = "declare it in templates/moon-base/game.toml under [decks.card.columns] (flavour = {})"
+    assert code == 1
+    assert f"warning cards.csv:1:flavour: unknown column 'flavour' is ignored; to use it, {hint}" in output
+    assert "card has no column 'flavour'; " + hint in output
+    manifest = data / "templates" / "moon-base" / "game.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "flavour = {}\n", encoding="utf-8")
+    code, output = run("build", "--data", data)
+    assert code == 0 and not [line for line in output.splitlines() if line.startswith("warning")], output
+    assert "Cold up here." in pypdf.PdfReader(data / "output" / "moon-base" / "moon-base-cards.pdf").pages[0] \
+        .extract_text()

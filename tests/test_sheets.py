@@ -116,7 +116,10 @@ def test_unknown_column_is_a_warning_and_value_in_unused_column_too(data):
     set_cell(path, row, "number", "4")
     project = load_project(data)
     warnings = [str(w) for w in project.warnings]
-    assert any(w.startswith("cards.csv:1:colour: unknown column 'colour' is ignored; known columns:") for w in warnings)
+    # one game of several decks: the hint names its manifest, and NAME for the deck
+    assert any(w.startswith("cards.csv:1:colour: unknown column 'colour' is ignored; to use it, declare it in "
+                            "templates/pyramid-scheme/game.toml under [decks.NAME.columns] (colour = {}); "
+                            "known columns:") for w in warnings)
     assert f"cards.csv:{row}:number: '4' is ignored: a token of pyramid-scheme has no number" in warnings
 
 
@@ -225,3 +228,14 @@ def test_control_characters_are_removed_with_a_warning(data):
     assert by_id[read_rows(path)[row][2]].text == "first line\nsecond line"
     assert [str(w) for w in project.warnings] == [
         f"cards.csv:{row}:name: invisible control characters U+0007, U+001B removed: they cannot be printed"]
+
+
+def test_an_unknown_column_of_a_sheet_of_several_games_says_where_columns_are_declared(tmp_path):
+    data = copy_game(tmp_path / "data", "pyramid-scheme", REPO, "pyrrameds")
+    path = data / "cards.csv"
+    rows = read_rows(path)
+    write_rows(path, [rows[0] + ["mood"]] + [r + [""] for r in rows[1:]])
+    warnings = [str(w) for w in load_project(data).warnings]
+    assert any(w.startswith("cards.csv:1:mood: unknown column 'mood' is ignored; to use it, declare it under "
+                            "[decks.NAME.columns] (mood = {}) in its game's game.toml; known columns:")
+               for w in warnings), warnings
