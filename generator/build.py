@@ -353,10 +353,14 @@ def fold_repeats(problems: list[Problem]) -> list[Problem]:
     groups: dict[tuple, list[str]] = {}
     first: dict[tuple, Problem] = {}
     out: list = []
+    said: set = set()
     for p in problems:
         m = _RENDERING.match(p.message) if p.file.startswith(("templates/", "generator/")) else None
         if m is None:
-            out.append(p)
+            key = (p.file, p.row, p.column, p.message, p.severity)
+            if key not in said:  # the same line met again (a template read for every design): said once
+                said.add(key)
+                out.append(p)
             continue
         key = (p.file, p.row, p.column, m["what"], p.severity)
         if key not in groups:

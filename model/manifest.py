@@ -318,8 +318,8 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
         sheet = spec.get("sheet", "cards")
         if sheet not in SHEETS:
             problems.error(dwhere, None, "sheet", f"unknown sheet '{sheet}'; known: {', '.join(SHEETS)}")
-        if size is None:
-            continue
+        if size is None:  # said above; the deck stays, at a stand-in size, so that its rows are still
+            size = Size(name="poker", **BUILTIN_SIZES["poker"])  # checked (and not "unknown deck" each)
         decks[name] = Deck(
             name=name,
             label=spec.get("label", name.title()),

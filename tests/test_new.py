@@ -157,3 +157,21 @@ def test_a_column_of_ones_own_is_used_by_following_what_the_messages_say(tmp_pat
     assert code == 0 and not [line for line in output.splitlines() if line.startswith("warning")], output
     assert "Cold up here." in pypdf.PdfReader(data / "output" / "moon-base" / "moon-base-cards.pdf").pages[0] \
         .extract_text()
+
+
+@pytest.mark.parametrize("mistake, line", [
+    (('size = "poker"', 'size = "pokr"'),
+     "error templates/moon-base/game.toml [decks.card]: unknown size 'pokr'; known sizes: aid, bridge, mini, poker, "
+     "tarot, tile-40, token-25"),
+    (("{% endblock %}", "{% endblok %}"),
+     "error templates/moon-base/card.svg.j2:6: template syntax error: Encountered unknown tag 'endblok'."),
+])
+def test_one_mistake_is_one_line_not_one_per_row(tmp_path, mistake, line):
+    data = tmp_path / "mine"
+    assert run("new", "moon-base", "--data", data)[0] == 0
+    path = data / "templates" / "moon-base" / ("game.toml" if "size" in mistake[0] else "card.svg.j2")
+    path.write_text(path.read_text(encoding="utf-8").replace(*mistake, 1), encoding="utf-8")
+    for command in ("check", "build"):
+        code, output = run(command, "--data", data)
+        problems = [x for x in output.splitlines() if x.startswith(("error", "warning"))]
+        assert code == 1 and len(problems) == 1 and problems[0].startswith(line), output
