@@ -139,7 +139,7 @@ def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
 
     kinds = {(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
-    pictures.prepare(list(kinds), workers, wait=False)
+    pictures.prepare(list(kinds), workers)
 
 
 def _pictures_failed(rendered: RenderedGame) -> list[Problem]:

@@ -666,13 +666,11 @@ def _encode_one(digest: str):
     return digest, found
 
 
-def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, str]]:
-    """Encode, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF cannot
-    take as they are and that no store keeps yet, ``workers`` at a time (the decoding and
-    compressing run outside Python's lock).  Returns (digest, message) of the files that
-    turned out not to decode.  With ``wait=False`` the encoding goes on in the background
-    while the caller lays out its pages (``encoded`` waits for the one it needs) and
-    ``finish`` returns the files that did not decode."""
+def prepare(pictures, workers: int = 1) -> None:
+    """Start encoding, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF
+    cannot take as they are and that no store keeps yet, ``workers`` at a time in background
+    threads (the decoding and compressing run outside Python's lock), while the caller lays
+    out its pages: ``encoded`` waits for the one it needs, ``finish`` for them all."""
     todo = []
     store = STORE[0]
     for kind, digest in dict.fromkeys(pictures):
@@ -682,39 +680,28 @@ def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, st
                                   else store.get_blob(_blob_key(digest, False)) is not None):
             continue
         todo.append(digest)
-    if not wait and todo:
-        from concurrent.futures import ThreadPoolExecutor
+    if not todo:
+        return
+    from concurrent.futures import ThreadPoolExecutor
 
-        pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="png")
-        for digest in todo:
-            _PENDING[digest] = pool.submit(_encode_one, digest)
-            _PENDING_DIGESTS.add(digest)
-        pool.shutdown(wait=False)  # its threads end when the queue is done
-        return []
-    if workers > 1 and len(todo) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_encode_one, todo))
-    else:
-        results = [_encode_one(d) for d in todo]
-    return [failure for failure in map(_take, results) if failure is not None]
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="png")
+    for digest in todo:
+        _PENDING[digest] = pool.submit(_encode_one, digest)
+    pool.shutdown(wait=False)  # its threads end when the queue is done
 
 
-#: digest -> the future of a PNG's encoding started by ``prepare(..., wait=False)``
+#: digest -> the future of a PNG's encoding started by ``prepare``
 _PENDING: dict = {}
-_PENDING_DIGESTS: set = set()  # the digests encoded in the background since the last ``finish``
-_UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode
+_UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode, until ``finish``
 
 
 def finish() -> list[tuple[str, str]]:
-    """Wait for the encodings ``prepare`` started in the background: (digest, message) of the
-    files that did not decode (those ``encoded`` found so included)."""
+    """Wait for the encodings ``prepare`` started: (digest, message) of the files that did
+    not decode (those ``encoded`` found so included)."""
     for digest in list(_PENDING):
         _take(_PENDING.pop(digest).result())
     failed = list(_UNDECODED.items())
     _UNDECODED.clear()
-    _PENDING_DIGESTS.clear()
     return failed
 
 
@@ -722,9 +709,7 @@ def _take(result) -> tuple[str, str] | None:
     """Keep an encoding made by ``_encode_one``; (digest, message) when the file did not decode."""
     digest, found = result
     if isinstance(found, Exception):
-        message = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
-        if digest in _PENDING_DIGESTS:
-            _UNDECODED[digest] = message
+        message = _UNDECODED[digest] = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
         return digest, message
     if found is not None:
         _keep_encoding(digest, found, store=False)
