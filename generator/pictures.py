@@ -592,9 +592,10 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
         failure = _take(pending.result())
         if failure is not None:
             raise PictureError(f"'{path.name}' {failure[1]}")
-    found = _ENCODED.get((digest, mask))
-    if found is not None:  # a PNG encoded already: its file is not read again
-        return found
+    if kind == "png":  # encoded already (here or by an earlier build): its file is not read again
+        found = _ENCODED.get((digest, mask)) or _stored(digest, mask)
+        if found is not None:
+            return found
     data = path.read_bytes()
     if kind == "jpeg":
         entries = _JPEG.get(digest)
@@ -604,22 +605,23 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
     info = png_info(data)
     if info is not None and not mask and _png_as_is(info):
         return _png_passthrough(info)
-    key = (digest, mask)
-    found = _ENCODED.get(key)
-    if found is None:
-        store = STORE[0]
-        blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
-        if blob is not None:
-            import marshal
+    _keep_encoding(digest, _png_encode(data))
+    return _ENCODED[(digest, mask)]
 
-            try:
-                found = marshal.loads(blob)
-            except (EOFError, ValueError, TypeError):
-                found = None
-        if found is None:
-            _keep_encoding(digest, _png_encode(data))
-            found = _ENCODED[key]
-    return found
+
+def _stored(digest: str, mask: bool) -> tuple | None:
+    """A PNG's encoding the build's store keeps (only PNGs a PDF cannot take as they are have
+    one), or None."""
+    store = STORE[0]
+    blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
+    if blob is None:
+        return None
+    import marshal
+
+    try:
+        return marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def _jpeg(data: bytes) -> tuple:
