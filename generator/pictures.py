@@ -143,33 +143,42 @@ def register(digest: str, path: Path) -> None:
     SOURCES[digest] = Path(path)
 
 
+def _stat_key(path: Path) -> tuple:
+    """What says a file is unchanged since it was read: its name, size, time and inode."""
+    st = os.stat(path)
+    return str(path), st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def digest_of(path: Path) -> str:
     """The digest of a file's bytes, read again only when the file changed (size, time, inode)."""
-    st = os.stat(path)
-    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    key = _stat_key(path)
     found = _SEEN.get(key)
     if found is not None:
         return found.digest
     digest = _DIGESTS.get(key)
     if digest is None:
         with open(path, "rb") as fh:
-            digest = _DIGESTS[key] = hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
+            digest = _DIGESTS[key] = _hash(fh.read())
     return digest
 
 
 def inspect(rel: str, path: Path) -> Picture:
     """Read a picture file (once per content): its kind, size and digest; PictureError
     for a file that is not a whole PNG, JPEG or safe SVG, or is too large."""
-    st = os.stat(path)
-    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    key = _stat_key(path)
     found = _SEEN.get(key)
     if found is not None and found.rel == rel:
         register(found.digest, path)
         return found
-    if st.st_size > MAX_BYTES:
-        raise PictureError(f"'{rel}' is {st.st_size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
+    size = key[1]
+    if size > MAX_BYTES:
+        raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
     data = path.read_bytes()
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    digest = _hash(data)
     checked = _CHECKED.get(digest)
     if checked is None:
         kind = KINDS[path.suffix.lower()]
