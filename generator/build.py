@@ -126,12 +126,6 @@ def _target_names(options: BuildOptions, reference: bool) -> list[str]:
     return names
 
 
-def _targets(options: BuildOptions, reference: bool) -> list[Target]:
-    from .targets import TARGETS
-
-    return [TARGETS[n] for n in _target_names(options, reference)]
-
-
 def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
     """Start encoding the picture files the designs place for the PDFs, once each, in the
     background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
@@ -139,7 +133,7 @@ def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
 
     kinds = {(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
-    pictures.prepare(list(kinds), workers, wait=False)
+    pictures.prepare(list(kinds), workers)
 
 
 def _pictures_failed(rendered: RenderedGame) -> list[Problem]:

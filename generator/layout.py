@@ -46,7 +46,6 @@ LAYOUTS = ("grid", "shared", "gutterfold")
 
 PRINTER_MARGIN = 4.0  # the unprintable edge of typical home printers
 MAX_PRINTER_MARGIN = 20.0
-MIN_MARGIN = 1.5  # page edge to outer bleed edge, at least, when the printer prints to the edge
 FOOTER_BAND = 3.0  # strip above the bottom margin for the page footer
 FOOTER_BASELINE = 1.0  # footer baseline, above the bottom margin
 MARK_GAP = 0.5  # from the outer bleed edge to the start of a crop mark

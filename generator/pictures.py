@@ -143,33 +143,42 @@ def register(digest: str, path: Path) -> None:
     SOURCES[digest] = Path(path)
 
 
+def _stat_key(path: Path) -> tuple:
+    """What says a file is unchanged since it was read: its name, size, time and inode."""
+    st = os.stat(path)
+    return str(path), st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def digest_of(path: Path) -> str:
     """The digest of a file's bytes, read again only when the file changed (size, time, inode)."""
-    st = os.stat(path)
-    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    key = _stat_key(path)
     found = _SEEN.get(key)
     if found is not None:
         return found.digest
     digest = _DIGESTS.get(key)
     if digest is None:
         with open(path, "rb") as fh:
-            digest = _DIGESTS[key] = hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
+            digest = _DIGESTS[key] = _hash(fh.read())
     return digest
 
 
 def inspect(rel: str, path: Path) -> Picture:
     """Read a picture file (once per content): its kind, size and digest; PictureError
     for a file that is not a whole PNG, JPEG or safe SVG, or is too large."""
-    st = os.stat(path)
-    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    key = _stat_key(path)
     found = _SEEN.get(key)
     if found is not None and found.rel == rel:
         register(found.digest, path)
         return found
-    if st.st_size > MAX_BYTES:
-        raise PictureError(f"'{rel}' is {st.st_size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
+    size = key[1]
+    if size > MAX_BYTES:
+        raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
     data = path.read_bytes()
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    digest = _hash(data)
     checked = _CHECKED.get(digest)
     if checked is None:
         kind = KINDS[path.suffix.lower()]
@@ -592,9 +601,10 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
         failure = _take(pending.result())
         if failure is not None:
             raise PictureError(f"'{path.name}' {failure[1]}")
-    found = _ENCODED.get((digest, mask))
-    if found is not None:  # a PNG encoded already: its file is not read again
-        return found
+    if kind == "png":  # encoded already (here or by an earlier build): its file is not read again
+        found = _ENCODED.get((digest, mask)) or _stored(digest, mask)
+        if found is not None:
+            return found
     data = path.read_bytes()
     if kind == "jpeg":
         entries = _JPEG.get(digest)
@@ -604,22 +614,23 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
     info = png_info(data)
     if info is not None and not mask and _png_as_is(info):
         return _png_passthrough(info)
-    key = (digest, mask)
-    found = _ENCODED.get(key)
-    if found is None:
-        store = STORE[0]
-        blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
-        if blob is not None:
-            import marshal
+    _keep_encoding(digest, _png_encode(data))
+    return _ENCODED[(digest, mask)]
 
-            try:
-                found = marshal.loads(blob)
-            except (EOFError, ValueError, TypeError):
-                found = None
-        if found is None:
-            _keep_encoding(digest, _png_encode(data))
-            found = _ENCODED[key]
-    return found
+
+def _stored(digest: str, mask: bool) -> tuple | None:
+    """A PNG's encoding the build's store keeps (only PNGs a PDF cannot take as they are have
+    one), or None."""
+    store = STORE[0]
+    blob = store.get_blob(_blob_key(digest, mask)) if store is not None else None
+    if blob is None:
+        return None
+    import marshal
+
+    try:
+        return marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def _jpeg(data: bytes) -> tuple:
@@ -666,13 +677,11 @@ def _encode_one(digest: str):
     return digest, found
 
 
-def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, str]]:
-    """Encode, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF cannot
-    take as they are and that no store keeps yet, ``workers`` at a time (the decoding and
-    compressing run outside Python's lock).  Returns (digest, message) of the files that
-    turned out not to decode.  With ``wait=False`` the encoding goes on in the background
-    while the caller lays out its pages (``encoded`` waits for the one it needs) and
-    ``finish`` returns the files that did not decode."""
+def prepare(pictures, workers: int = 1) -> None:
+    """Start encoding, once each, the PNGs of ``pictures`` ((kind, digest), ...) that a PDF
+    cannot take as they are and that no store keeps yet, ``workers`` at a time in background
+    threads (the decoding and compressing run outside Python's lock), while the caller lays
+    out its pages: ``encoded`` waits for the one it needs, ``finish`` for them all."""
     todo = []
     store = STORE[0]
     for kind, digest in dict.fromkeys(pictures):
@@ -682,39 +691,28 @@ def prepare(pictures, workers: int = 1, wait: bool = True) -> list[tuple[str, st
                                   else store.get_blob(_blob_key(digest, False)) is not None):
             continue
         todo.append(digest)
-    if not wait and todo:
-        from concurrent.futures import ThreadPoolExecutor
+    if not todo:
+        return
+    from concurrent.futures import ThreadPoolExecutor
 
-        pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="png")
-        for digest in todo:
-            _PENDING[digest] = pool.submit(_encode_one, digest)
-            _PENDING_DIGESTS.add(digest)
-        pool.shutdown(wait=False)  # its threads end when the queue is done
-        return []
-    if workers > 1 and len(todo) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_encode_one, todo))
-    else:
-        results = [_encode_one(d) for d in todo]
-    return [failure for failure in map(_take, results) if failure is not None]
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="png")
+    for digest in todo:
+        _PENDING[digest] = pool.submit(_encode_one, digest)
+    pool.shutdown(wait=False)  # its threads end when the queue is done
 
 
-#: digest -> the future of a PNG's encoding started by ``prepare(..., wait=False)``
+#: digest -> the future of a PNG's encoding started by ``prepare``
 _PENDING: dict = {}
-_PENDING_DIGESTS: set = set()  # the digests encoded in the background since the last ``finish``
-_UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode
+_UNDECODED: dict = {}  # digest -> why a PNG encoded in the background did not decode, until ``finish``
 
 
 def finish() -> list[tuple[str, str]]:
-    """Wait for the encodings ``prepare`` started in the background: (digest, message) of the
-    files that did not decode (those ``encoded`` found so included)."""
+    """Wait for the encodings ``prepare`` started: (digest, message) of the files that did
+    not decode (those ``encoded`` found so included)."""
     for digest in list(_PENDING):
         _take(_PENDING.pop(digest).result())
     failed = list(_UNDECODED.items())
     _UNDECODED.clear()
-    _PENDING_DIGESTS.clear()
     return failed
 
 
@@ -722,9 +720,7 @@ def _take(result) -> tuple[str, str] | None:
     """Keep an encoding made by ``_encode_one``; (digest, message) when the file did not decode."""
     digest, found = result
     if isinstance(found, Exception):
-        message = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
-        if digest in _PENDING_DIGESTS:
-            _UNDECODED[digest] = message
+        message = _UNDECODED[digest] = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
         return digest, message
     if found is not None:
         _keep_encoding(digest, found, store=False)

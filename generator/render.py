@@ -166,7 +166,10 @@ class Kit:
         entry = self.manifest.palette.get(name.lower())
         return str(entry.get("fill")) if isinstance(entry, dict) and entry.get("fill") else None
 
-    def _icon(self, name: str, where: tuple):
+    def _found_icon(self, name: str):
+        """The icon ``name`` (``icon_sets.IconArt``), or the ``UnknownIcon`` that says it is not
+        known: looked for once for all the game's designs.  An icon file that is not a plain,
+        safe SVG raises ``icon_sets.BadIcon``."""
         found = self.icons.get(name, False)
         if found is False:
             from . import icon_sets
@@ -175,9 +178,16 @@ class Kit:
                 found = icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
             except icon_sets.UnknownIcon as exc:
                 found = exc
-            except icon_sets.BadIcon as exc:
-                raise TemplateProblem(f"icon ':{name}:': {exc.where} {exc.message}") from None
             self.icons[name] = found
+        return found
+
+    def _icon(self, name: str, where: tuple):
+        from . import icon_sets
+
+        try:
+            found = self._found_icon(name)
+        except icon_sets.BadIcon as exc:
+            raise TemplateProblem(f"icon ':{name}:': {exc.where} {exc.message}") from None
         if isinstance(found, Exception):
             file, row, column, who = where
             close = f"; close matches: {', '.join(':' + c + ':' for c in found.close)}" if found.close else ""
@@ -313,9 +323,8 @@ class Kit:
         from . import icon_sets
 
         try:
-            icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
-            return True
-        except (icon_sets.UnknownIcon, icon_sets.BadIcon):
+            return not isinstance(self._found_icon(name), Exception)
+        except icon_sets.BadIcon:
             return False
 
     def pal(self, color):

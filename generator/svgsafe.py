@@ -16,7 +16,6 @@ import re
 from xml.etree import ElementTree as ET
 
 SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
 #: What an SVG file may not contain (anything that runs, embeds another document or fetches).
 FORBIDDEN = frozenset({"script", "foreignObject", "iframe", "object", "embed", "audio", "video", "handler",
                        "listener", "animate", "set", "animateMotion", "animateTransform", "discard"})

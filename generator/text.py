@@ -146,7 +146,6 @@ def _lex(text: str, colours: Callable[[str], str | None], markup: bool = True) -
 
 
 _STARS = {1: ("italic",), 2: ("bold",), 3: ("bold", "italic")}
-_LABEL = {"italic": "italic", "bold": "bold"}
 
 
 def parse(text: str, colours: Callable[[str], str | None] = lambda name: None,
@@ -203,7 +202,7 @@ def parse(text: str, colours: Callable[[str], str | None] = lambda name: None,
         literal.add(k)
         role.pop(k, None)
         mark = "*" * tokens[k][1]
-        warnings.append(f"'{mark}' ({_LABEL[x]}) is never closed, so it prints as typed; close it with "
+        warnings.append(f"'{mark}' ({x}) is never closed, so it prints as typed; close it with "
                         f"'{mark}' or write \\{mark[0]} for a star")
     for k in colour_stack:
         literal.add(k)
@@ -478,9 +477,8 @@ def fit(text, width: float, height: float, size: float, min_size: float, font: s
     or None with ``prepared`` (``prepare``)."""
     if prepared is None:
         ensure_faces(font)
-        family = next((f for f, faces in FAMILIES.items() if font in faces), None)
-        bold = family is not None and FAMILIES[family].index(font) % 2 == 1
-        prepared = prepare(parse(str(text), markup=False), family or "DejaVu Sans", bold)
+        family, bold, _ = _weight(font)
+        prepared = prepare(parse(str(text), markup=False), family, bold)
     s = size
     while True:
         # hyphenation fills the gaps a long word leaves only when the text fits no other way at this size
