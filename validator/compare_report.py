@@ -7,8 +7,6 @@ from validator.kit.html import GREEN, GREY, RED, esc, plt, svg, table
 
 from .sweep_report import badge, page
 
-CHANGE_STYLE = {"worse": "FAIL", "better": "PASS", "new": "WARN", "gone": "WARN"}
-
 
 def _num(x, digits: int = 2) -> str:
     return "-" if x is None else f"{x:.{digits}f}"

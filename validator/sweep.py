@@ -30,7 +30,7 @@ from model.errors import CommandLineError
 from validator.kit import get_spec
 
 from .bots import parse_bots
-from .figures import describe, headline
+from .figures import describe
 from .metrics import TimeModel
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .thresholds import Thresholds
