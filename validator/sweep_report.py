@@ -6,7 +6,7 @@ from __future__ import annotations
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, esc, plt, svg, table
 
 from .figures import describe
-from .report import CSS
+from .report import badge, page
 
 SERIES = (BLUE, ORANGE, GREEN, PURPLE, RED, GREY, "#0b7285", "#862e9c")
 MAX_SERIES = len(SERIES)
@@ -17,12 +17,6 @@ MORE_CSS = """
 """
 
 
-def page(title: str, parts: list[str]) -> str:
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
-            f"<style>{CSS}{MORE_CSS}</style></head><body><main>" + "\n".join(parts) + "</main></body></html>\n")
-
-
 def fmt(f: dict | None, digits: int = 1) -> str:
     """A headline figure with its interval, as HTML."""
     if not f or f.get("value") is None:
@@ -30,10 +24,6 @@ def fmt(f: dict | None, digits: int = 1) -> str:
     lo, hi = f.get("low"), f.get("high")
     interval = "" if lo is None else f" <span class='muted'>[{lo:.{digits}f}, {hi:.{digits}f}]</span>"
     return f"{f['value']:.{digits}f}{interval}"
-
-
-def badge(status: str) -> str:
-    return f"<span class='badge {esc(status)}'>{esc(status)}</span>"
 
 
 def verdict_map(results, checks: list[str], axes_names: list[str]) -> str:
@@ -172,7 +162,7 @@ def render_sweep(record: dict, spec, axes, results) -> str:
     parts.append("<h2>Changes per variant</h2><p class='look'>The rows and options to change to play a variant.</p>"
                  + table(["#", "variant", "changes"], changes, left=3))
     parts.append("<h2>Run record</h2>" + run_table(record))
-    return page(f"{record['title']}: sweep", parts)
+    return page(f"{record['title']}: sweep", parts, MORE_CSS)
 
 
 def _goal_cell(j: dict) -> str:
@@ -240,4 +230,4 @@ def render_tune(record: dict, spec, result) -> str:
             for a in record["axes"]]
     parts.append("<h2>What was varied</h2>" + table(["parameter", "values", "as it is"], rows, left=3))
     parts.append("<h2>Run record</h2>" + run_table({**record, "games": record["games"]}))
-    return page(f"{record['title']}: tuning", parts)
+    return page(f"{record['title']}: tuning", parts, MORE_CSS)
