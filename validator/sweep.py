@@ -223,8 +223,7 @@ def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
     w.writerow(header)
     for r in results:
         v = r.variant
-        values = [p.split("=", 1)[1] for p in v.point] if len(v.point) == len(axes) else [""] * len(axes)
-        row = [v.index + 1] + values + ["yes" if v.current else "", r.tally.games, r.status]
+        row = [v.index + 1] + (list(v.values) or [""] * len(axes)) + ["yes" if v.current else "", r.tally.games, r.status]
         for k in figures:
             f = r.headline.get(k) or {}
             row += ["" if f.get(x) is None else f[x] for x in ("value", "low", "high")]

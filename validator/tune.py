@@ -282,8 +282,7 @@ def tune_csv(spec, axes, goals: list[Goal], result: TuneResult) -> str:
                + [x for k in keys for x in (k, f"{k}_low", f"{k}_high")] + ["changes"])
     for rank, t in enumerate(result.ranked, 1):
         v = t.evaluated.variant
-        values = [p.split("=", 1)[1] for p in v.point] if len(v.point) == len(axes) else [""] * len(axes)
-        row = [rank, v.index + 1] + values + ["yes" if v.current else "", t.round + 1, t.evaluated.tally.games,
+        row = [rank, v.index + 1] + (list(v.values) or [""] * len(axes)) + ["yes" if v.current else "", t.round + 1, t.evaluated.tally.games,
                                               t.score[0], "yes" if t.met else "", "yes" if t.sure else "",
                                               t.evaluated.status]
         for k in keys:

@@ -109,14 +109,13 @@ def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, b
         table.add_column(title, justify="right")
     for r in result.results:
         v = r.variant
-        values = [p.split("=", 1)[1] for p in v.point]
         figs = []
         for key in shown:
             f = r.headline[key]
             half = max(f["value"] - f["low"], f["high"] - f["value"]) if f["value"] is not None else 0
             figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half:.1f}")
         st = styles[r.status]
-        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *values, f"[{st}]{r.status}[/{st}]", *figs)
+        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *v.values, f"[{st}]{r.status}[/{st}]", *figs)
     out.print(table)
     games = n_games * len(result.results)
     out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "
