@@ -164,13 +164,21 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
 
 def sweep_record(data, spec, axes: list[Axis], opts: SweepOptions) -> dict:
     """What the sweep played, for its files: the same record gives the same files, whatever the workers."""
-    rules = spec.options(opts.rules)
     return {"game": data.slug, "title": data.title, "games": opts.games, "players": opts.players,
-            "bots": opts.bots or spec.default_bots, "master_seed": opts.seed,
-            "rules_options": {k.replace("_", "-"): v for k, v in rules.items()}, "sample": opts.sample,
-            "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
-            "thresholds_source": opts.thresholds.source,
-            "axes": [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]}
+            "bots": opts.bots or spec.default_bots, "master_seed": opts.seed, **variants_record(spec, opts),
+            "axes": axes_record(axes)}
+
+
+def variants_record(spec, opts: SweepOptions) -> dict:
+    """The settings every variant of a sweep or a tune starts from, for their records."""
+    return {"rules_options": {k.replace("_", "-"): v for k, v in spec.options(opts.rules).items()},
+            "sample": opts.sample, "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
+            "thresholds_source": opts.thresholds.source}
+
+
+def axes_record(axes: list[Axis]) -> list[dict]:
+    """What was varied: each axis's name, values and value as it is."""
+    return [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]
 
 
 def check_names(results: list[Evaluated]) -> list[str]:

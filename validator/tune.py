@@ -31,7 +31,8 @@ from model.errors import CommandLineError
 
 from .figures import describe
 from .runner import Pool
-from .sweep import Evaluated, SweepOptions, evaluate, light_thresholds, play_variants, prepare
+from .sweep import (Evaluated, SweepOptions, axes_record, evaluate, light_thresholds, play_variants, prepare,
+                     variants_record)
 
 _GOAL = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(<=|>=|<|>|=)\s*(.+?)\s*$")
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -260,14 +261,10 @@ def _plan(n: int, opts: TuneOptions) -> list[tuple[int, int]]:
 
 
 def tune_record(data, spec, axes, goals, opts: TuneOptions, plan) -> dict:
-    rules = spec.options(opts.rules)
     return {"game": data.slug, "title": data.title, "players": opts.players, "bots": opts.bots or spec.default_bots,
             "master_seed": opts.seed, "games": opts.games, "start": opts.start, "eta": opts.eta, "keep": opts.keep,
-            "rules_options": {k.replace("_", "-"): v for k, v in rules.items()}, "sample": opts.sample,
-            "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
-            "thresholds_source": opts.thresholds.source, "goals": [g.text for g in goals],
-            "plan": [{"games": g, "variants": n} for g, n in plan],
-            "axes": [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]}
+            **variants_record(spec, opts), "goals": [g.text for g in goals],
+            "plan": [{"games": g, "variants": n} for g, n in plan], "axes": axes_record(axes)}
 
 
 def tune_csv(spec, axes, goals: list[Goal], result: TuneResult) -> str:
