@@ -30,7 +30,7 @@ from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
 from .figures import Games, paired, read_games_csv, unpaired
-from .validate import PASS, _RANK, Options, judge, validate_game, with_expansions, worst
+from .validate import PASS, _RANK, Options, judged, validate_game, with_expansions
 
 #: what a summary's run record sets, and the option it is taken into
 ADOPTED = {"players": "players", "games": "games", "master_seed": "seed", "skill_games_per_pair": "skill_games"}
@@ -212,9 +212,7 @@ def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path],
         theirs = validate_game(ref_data, replace(opts, per_game=True, write=False), halves(False))
         reference = theirs.summary
         a_games = theirs.games
-    ref_verdicts = judge(reference, th, spec)  # the reference judged with this run's thresholds
-    reference["verdicts"] = [v.as_dict() for v in ref_verdicts]
-    reference["verdict"] = worst(v.status for v in ref_verdicts)
+    judged(reference, th, spec)  # the reference judged with this run's thresholds
     figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed)
     verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"])
     cards = cards_moved(spec, reference, mine.summary)

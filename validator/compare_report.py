@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from validator.kit.html import GREEN, GREY, RED, esc, plt, svg, table
 
-from .sweep_report import badge, page
-
-CHANGE_STYLE = {"worse": "FAIL", "better": "PASS", "new": "WARN", "gone": "WARN"}
+from .report import badge, page
+from .sweep_report import MORE_CSS
 
 
 def _num(x, digits: int = 2) -> str:
@@ -107,4 +106,4 @@ def render_compare(c, spec) -> str:
             ["verdict", badge(c.reference.get("verdict") or "PASS"), badge(c.summary["verdict"])]]
     parts.append("<h2>Run record</h2>" + table(rows[0], rows[1:], left=1)
                  + "<p class='muted'>This deck's full report: <a href='report.html'>report.html</a>.</p>")
-    return page(f"{c.title}: compared with {c.ref.label}", parts)
+    return page(f"{c.title}: compared with {c.ref.label}", parts, MORE_CSS)

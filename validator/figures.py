@@ -34,11 +34,6 @@ GENERIC = {
 DIGITS = 2  # decimals kept in summary.json and sweep.csv
 
 
-def keys(spec) -> list[str]:
-    """Every headline figure's key for this engine: the generic ones, then the engine's."""
-    return list(GENERIC) + [f.key for f in getattr(spec, "figures", ())]
-
-
 def describe(spec) -> dict[str, tuple[str, str, str]]:
     """key -> (label, unit, kind) of every headline figure of this engine."""
     out = dict(GENERIC)

@@ -199,7 +199,7 @@ def render_html(s: dict, spec=None) -> str:
                  f"{esc(', '.join(sorted(set(run['bots']))))}, master seed {run['master_seed']}</p>")
     parts.append(f"<p><span class='badge big {verdict}'>{verdict}</span></p>")
     parts.append(table(["", "check", "finding"],
-                       [[f"<span class='badge {v['status']}'>{v['status']}</span>", esc(v["check"]), esc(v["message"])]
+                       [[badge(v["status"]), esc(v["check"]), esc(v["message"])]
                         for v in s["verdicts"]], left=3, cls="verdicts"))
     nav = [("run", "run record"), ("static", "static checks"), ("length", "length"), ("outcome", "outcome")]
     if s.get("players"):
@@ -347,10 +347,20 @@ def render_html(s: dict, spec=None) -> str:
     parts.append(section("failures", "Failures", "Positions the rules do not cover, loops and turn-cap hits; each "
                          "seed replays its game move by move.", body))
 
+    return page(f"{run['title']}: deck validation ({verdict})", parts)
+
+
+def page(title: str, parts: list[str], css: str = "") -> str:
+    """A self-contained page of the validator's reports: the report's stylesheet (and ``css``), then
+    ``parts``, one per line."""
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(run['title'])}: "
-            f"deck validation ({verdict})</title><style>{CSS}</style></head><body><main>"
-            + "\n".join(parts) + "</main></body></html>\n")
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
+            f"<style>{CSS}{css}</style></head><body><main>" + "\n".join(parts) + "</main></body></html>\n")
+
+
+def badge(status: str) -> str:
+    """A verdict's PASS / WARN / FAIL badge."""
+    return f"<span class='badge {esc(status)}'>{esc(status)}</span>"
 
 
 def _readings_body(run: dict) -> str:

@@ -21,7 +21,7 @@ import csv
 import io
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -30,29 +30,16 @@ from model.errors import CommandLineError
 from validator.kit import get_spec
 
 from .bots import parse_bots
-from .figures import describe, headline
-from .metrics import TimeModel
+from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .thresholds import Thresholds
-from .validate import judge, run_record, with_expansions, worst
+from .validate import RunOptions, judged, run_record, static_problems, time_model, with_expansions, worst
 from .variants import Axis, Variant, compile_variants, grid, make_variants, parse_vary
 
 
 @dataclass
-class SweepOptions:
-    games: int = 1000
-    players: int = 4
-    seed: int = 1
-    workers: int | None = None
-    scheduler: str | None = None
-    bots: str | None = None  # None: the engine's default bots
-    rules: dict = field(default_factory=dict)
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    out: Path = Path("output")
+class SweepOptions(RunOptions):
     sample: int | None = None  # play a seeded random sample of this many grid points
-    expansions: set[str] | None = None
-    write: bool = True
-    connect_timeout: float = 10.0
 
 
 @dataclass
@@ -113,11 +100,6 @@ def light_thresholds(th: Thresholds, spec) -> Thresholds:
     return out
 
 
-def time_model(th: Thresholds) -> TimeModel:
-    return TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
-                     th.get("time", "setup_minutes"))
-
-
 def play_variants(pool: Pool, spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds,
                   on_progress: Callable[[int], None] | None = None) -> dict:
     """Games ``first .. first+games-1`` of every variant, through one pipeline: variant index -> Tally."""
@@ -135,20 +117,12 @@ def evaluate(spec, variant: Variant, tally, th: Thresholds, seed: int) -> Evalua
     from .validate import summarize
 
     bots = parse_bots(variant.bots or spec.default_bots, variant.players, spec)
-    if spec.static_checks is not None:
-        problems = sorted(spec.static_checks(variant.data, variant.players))
-    else:
-        from .checks import sheet_checks
-
-        problems = sorted(sheet_checks(variant.data))
+    problems = static_problems(spec, variant.data, variant.players)
     rules = spec.options(variant.rules)
     meta = run_record(variant.data, spec, rules, variant.players, tally.games, seed, bots, 0,
                       int(th.get("stalls", "turn_cap")), False, th, None)
     summary = summarize(variant.game, spec, tally, {}, problems, meta, th)
-    verdicts = judge(summary, th, spec)
-    summary["verdict"] = worst(v.status for v in verdicts)
-    summary["verdicts"] = [v.as_dict() for v in verdicts]
-    return Evaluated(variant, tally, summary, verdicts, summary["headline"])
+    return Evaluated(variant, tally, summary, judged(summary, th, spec), summary["headline"])
 
 
 # ------------------------------------------------------------------ the run
@@ -190,13 +164,21 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
 
 def sweep_record(data, spec, axes: list[Axis], opts: SweepOptions) -> dict:
     """What the sweep played, for its files: the same record gives the same files, whatever the workers."""
-    rules = spec.options(opts.rules)
     return {"game": data.slug, "title": data.title, "games": opts.games, "players": opts.players,
-            "bots": opts.bots or spec.default_bots, "master_seed": opts.seed,
-            "rules_options": {k.replace("_", "-"): v for k, v in rules.items()}, "sample": opts.sample,
-            "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
-            "thresholds_source": opts.thresholds.source,
-            "axes": [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]}
+            "bots": opts.bots or spec.default_bots, "master_seed": opts.seed, **variants_record(spec, opts),
+            "axes": axes_record(axes)}
+
+
+def variants_record(spec, opts: SweepOptions) -> dict:
+    """The settings every variant of a sweep or a tune starts from, for their records."""
+    return {"rules_options": {k.replace("_", "-"): v for k, v in spec.options(opts.rules).items()},
+            "sample": opts.sample, "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
+            "thresholds_source": opts.thresholds.source}
+
+
+def axes_record(axes: list[Axis]) -> list[dict]:
+    """What was varied: each axis's name, values and value as it is."""
+    return [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]
 
 
 def check_names(results: list[Evaluated]) -> list[str]:
@@ -223,8 +205,7 @@ def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
     w.writerow(header)
     for r in results:
         v = r.variant
-        values = [p.split("=", 1)[1] for p in v.point] if len(v.point) == len(axes) else [""] * len(axes)
-        row = [v.index + 1] + values + ["yes" if v.current else "", r.tally.games, r.status]
+        row = [v.index + 1] + (list(v.values) or [""] * len(axes)) + ["yes" if v.current else "", r.tally.games, r.status]
         for k in figures:
             f = r.headline.get(k) or {}
             row += ["" if f.get(x) is None else f[x] for x in ("value", "low", "high")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, esc, plt, svg, table
 
 from .figures import describe
-from .report import CSS
+from .report import badge, page
 
 SERIES = (BLUE, ORANGE, GREEN, PURPLE, RED, GREY, "#0b7285", "#862e9c")
 MAX_SERIES = len(SERIES)
@@ -15,12 +15,6 @@ MORE_CSS = """
 .small .badge{min-width:0;padding:0 4px;font-size:.72rem}
 .plots{display:flex;flex-wrap:wrap;gap:12px 24px}.plots>div{flex:0 0 auto;max-width:100%}
 """
-
-
-def page(title: str, parts: list[str]) -> str:
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
-            f"<style>{CSS}{MORE_CSS}</style></head><body><main>" + "\n".join(parts) + "</main></body></html>\n")
 
 
 def fmt(f: dict | None, digits: int = 1) -> str:
@@ -32,8 +26,9 @@ def fmt(f: dict | None, digits: int = 1) -> str:
     return f"{f['value']:.{digits}f}{interval}"
 
 
-def badge(status: str) -> str:
-    return f"<span class='badge {esc(status)}'>{esc(status)}</span>"
+def _cells(v, n_axes: int) -> list[str]:
+    """A variant's number and its value of each varied parameter, as the first cells of its row."""
+    return [str(v.index + 1)] + ([esc(x) for x in v.values] or ["as it is"] + [""] * (n_axes - 1))
 
 
 def verdict_map(results, checks: list[str], axes_names: list[str]) -> str:
@@ -41,10 +36,8 @@ def verdict_map(results, checks: list[str], axes_names: list[str]) -> str:
     rows, cls = [], []
     for r in results:
         v = r.variant
-        values = [esc(p.split("=", 1)[1]) for p in v.point] if len(v.point) == len(axes_names) else \
-            ["as it is"] + [""] * (len(axes_names) - 1)
         status = {x.check: x.status for x in r.verdicts}
-        rows.append([str(v.index + 1)] + values + [badge(r.status)] +
+        rows.append(_cells(v, len(axes_names)) + [badge(r.status)] +
                     [badge(status[c]) if c in status else "" for c in checks])
         cls.append("cur" if v.current else "")
     return table(["#"] + axes_names + ["verdict"] + checks, rows, left=1, cls="vmap small", row_cls=cls)
@@ -55,9 +48,7 @@ def figures_table(results, spec, axes_names: list[str]) -> str:
     rows, cls = [], []
     for r in results:
         v = r.variant
-        values = [esc(p.split("=", 1)[1]) for p in v.point] if len(v.point) == len(axes_names) else \
-            ["as it is"] + [""] * (len(axes_names) - 1)
-        rows.append([str(v.index + 1)] + values + [fmt(r.headline.get(k)) for k in keys])
+        rows.append(_cells(v, len(axes_names)) + [fmt(r.headline.get(k)) for k in keys])
         cls.append("cur" if v.current else "")
     units = describe(spec)
     header = ["#"] + axes_names + [f"{k} ({units[k][1]})" if units[k][1] else k for k in keys]
@@ -80,11 +71,11 @@ def plot_figure(results, axes, a: int, key: str, label: str, unit: str) -> str:
     pos = xs if xs is not None else list(range(len(labels)))
     series: dict[tuple, list] = {}
     for r in results:
-        if len(r.variant.point) != len(axes):
+        values = r.variant.values
+        if not values:
             continue
-        point = r.variant.point
-        rest = tuple(p for i, p in enumerate(point) if i != a)
-        x = labels.index(point[a].split("=", 1)[1])
+        rest = values[:a] + values[a + 1:]
+        x = labels.index(values[a])
         series.setdefault(rest, []).append((x, r.headline.get(key) or {}))
     pyplot = plt()
     fig, ax = pyplot.subplots(figsize=(4.8, 2.9))
@@ -112,7 +103,7 @@ def plot_figure(results, axes, a: int, key: str, label: str, unit: str) -> str:
             err = [[y - (f["low"] if f.get("low") is not None else y) for y, (_, f) in zip(ys, pts)],
                    [(f["high"] if f.get("high") is not None else y) - y for y, (_, f) in zip(ys, pts)]]
             ax.errorbar(px, ys, yerr=err, fmt="-o", ms=4, capsize=3, color=SERIES[j % len(SERIES)], lw=1.2,
-                        label=", ".join(p.split("=", 1)[1] for p in rest) or None)
+                        label=", ".join(rest) or None)
     ax.set_xticks(pos, labels)
     ax.set_xlabel(axis.name)
     ax.set_ylabel(f"{key} ({unit})" if unit else key)
@@ -148,6 +139,13 @@ def run_table(record: dict) -> str:
     return table(["", ""], rows, left=2)
 
 
+def axes_table(record: dict) -> str:
+    """What was varied: each parameter, its values and its value as it is."""
+    rows = [[f"<code>{esc(a['name'])}</code>", esc(", ".join(a["values"])), esc(a["as_is"] or "-")]
+            for a in record["axes"]]
+    return "<h2>What was varied</h2>" + table(["parameter", "values", "as it is"], rows, left=3)
+
+
 def render_sweep(record: dict, spec, axes, results) -> str:
     from .sweep import check_names
 
@@ -157,8 +155,7 @@ def render_sweep(record: dict, spec, axes, results) -> str:
              f"<p class='sub'>{record['games']:,} games per variant, every variant on the same game seeds (master "
              f"seed {record['master_seed']}): game <i>i</i> is dealt and drawn alike wherever the variants allow, "
              "so differences between variants are less noisy than between separate runs.</p>"]
-    axes_rows = [[f"<code>{esc(a.name)}</code>", esc(", ".join(a.labels)), esc(a.base_label or "-")] for a in axes]
-    parts.append("<h2>What was varied</h2>" + table(["parameter", "values", "as it is"], axes_rows, left=3))
+    parts.append(axes_table(record))
     parts.append("<h2>Verdict map</h2><p class='look'>Each variant's verdicts (the deck as it is, when it is "
                  "among the variants, is highlighted). Verdicts near a threshold may flip with noise: read them "
                  "with the intervals below.</p>" + verdict_map(results, check_names(results), names))
@@ -172,7 +169,7 @@ def render_sweep(record: dict, spec, axes, results) -> str:
     parts.append("<h2>Changes per variant</h2><p class='look'>The rows and options to change to play a variant.</p>"
                  + table(["#", "variant", "changes"], changes, left=3))
     parts.append("<h2>Run record</h2>" + run_table(record))
-    return page(f"{record['title']}: sweep", parts)
+    return page(f"{record['title']}: sweep", parts, MORE_CSS)
 
 
 def _goal_cell(j: dict) -> str:
@@ -236,8 +233,6 @@ def render_tune(record: dict, spec, result) -> str:
                  "from the goals (0: the estimates meet every goal; in units of each goal's own size).</p>"
                  + table(["rank", "#", "variant", "round", "games", "distance"] + [g.text for g in goals], rows,
                          left=3, row_cls=cls))
-    rows = [[f"<code>{esc(a['name'])}</code>", esc(", ".join(a["values"])), esc(a["as_is"] or "-")]
-            for a in record["axes"]]
-    parts.append("<h2>What was varied</h2>" + table(["parameter", "values", "as it is"], rows, left=3))
-    parts.append("<h2>Run record</h2>" + run_table({**record, "games": record["games"]}))
-    return page(f"{record['title']}: tuning", parts)
+    parts.append(axes_table(record))
+    parts.append("<h2>Run record</h2>" + run_table(record))
+    return page(f"{record['title']}: tuning", parts, MORE_CSS)

@@ -31,7 +31,8 @@ from model.errors import CommandLineError
 
 from .figures import describe
 from .runner import Pool
-from .sweep import Evaluated, SweepOptions, evaluate, light_thresholds, play_variants, prepare
+from .sweep import (Evaluated, SweepOptions, axes_record, evaluate, light_thresholds, play_variants, prepare,
+                     variants_record)
 
 _GOAL = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(<=|>=|<|>|=)\s*(.+?)\s*$")
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -260,14 +261,10 @@ def _plan(n: int, opts: TuneOptions) -> list[tuple[int, int]]:
 
 
 def tune_record(data, spec, axes, goals, opts: TuneOptions, plan) -> dict:
-    rules = spec.options(opts.rules)
     return {"game": data.slug, "title": data.title, "players": opts.players, "bots": opts.bots or spec.default_bots,
             "master_seed": opts.seed, "games": opts.games, "start": opts.start, "eta": opts.eta, "keep": opts.keep,
-            "rules_options": {k.replace("_", "-"): v for k, v in rules.items()}, "sample": opts.sample,
-            "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
-            "thresholds_source": opts.thresholds.source, "goals": [g.text for g in goals],
-            "plan": [{"games": g, "variants": n} for g, n in plan],
-            "axes": [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]}
+            **variants_record(spec, opts), "goals": [g.text for g in goals],
+            "plan": [{"games": g, "variants": n} for g, n in plan], "axes": axes_record(axes)}
 
 
 def tune_csv(spec, axes, goals: list[Goal], result: TuneResult) -> str:
@@ -282,8 +279,7 @@ def tune_csv(spec, axes, goals: list[Goal], result: TuneResult) -> str:
                + [x for k in keys for x in (k, f"{k}_low", f"{k}_high")] + ["changes"])
     for rank, t in enumerate(result.ranked, 1):
         v = t.evaluated.variant
-        values = [p.split("=", 1)[1] for p in v.point] if len(v.point) == len(axes) else [""] * len(axes)
-        row = [rank, v.index + 1] + values + ["yes" if v.current else "", t.round + 1, t.evaluated.tally.games,
+        row = [rank, v.index + 1] + (list(v.values) or [""] * len(axes)) + ["yes" if v.current else "", t.round + 1, t.evaluated.tally.games,
                                               t.score[0], "yes" if t.met else "", "yes" if t.sure else "",
                                               t.evaluated.status]
         for k in keys:

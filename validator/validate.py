@@ -34,24 +34,31 @@ _RANK = {PASS: 0, WARN: 1, FAIL: 2}
 
 
 @dataclass
-class Options:
+class RunOptions:
+    """What every run of simulated games takes: ``pnp validate``'s (:class:`Options`), and ``pnp sweep``'s and
+    ``pnp tune``'s for every variant (``validator.sweep.SweepOptions``)."""
+
     games: int = 1000
     players: int = 4
     seed: int = 1
     workers: int | None = None
     scheduler: str | None = None
-    strict: bool = False
     bots: str | None = None  # None: the engine's default bots (greedy for most)
-    skill_games: int | None = None  # games per bot pairing of the skill matrix (None: the engine's, GameSpec.skill_games)
-    sweep: tuple[int, ...] = ()  # further player counts whose seat balance is measured beside the main run
-    sweep_games: int = 1000  # games per further player count
     rules: dict = field(default_factory=dict)
     thresholds: Thresholds = field(default_factory=Thresholds)
     out: Path = Path("output")
+    expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+
+
+@dataclass
+class Options(RunOptions):
+    strict: bool = False
+    skill_games: int | None = None  # games per bot pairing of the skill matrix (None: the engine's, GameSpec.skill_games)
+    sweep: tuple[int, ...] = ()  # further player counts whose seat balance is measured beside the main run
+    sweep_games: int = 1000  # games per further player count
     drama_games: int = DRAMA_GAMES  # the first games of the main run that feed the lead and drama figures
-    expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
     per_game: bool = False  # keep the main games' per-game values (Result.games: a paired comparison reads them)
 
 
@@ -110,14 +117,10 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         raise PnpError("--games must be 1 or more")
     rules = spec.options(opts.rules)
     game = spec.make(data, opts.players, **opts.rules)
-    if spec.static_checks is not None:
-        problems = sorted(spec.static_checks(data, opts.players))
-    else:
-        problems = sorted(sheet_checks(data))
+    problems = static_problems(spec, data, opts.players)
     bots = parse_bots(opts.bots or spec.default_bots, opts.players, spec)
     th = opts.thresholds.bind(spec)
-    model = TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
-                      th.get("time", "setup_minutes"))
+    model = time_model(th)
     play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")))
     out_dir = Path(opts.out) / data.slug / "validation"
     files: list[Path] = []
@@ -181,9 +184,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     summary = summarize(game, spec, tally, skill, problems, meta, th)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
-    verdicts = judge(summary, th, spec)
-    summary["verdict"] = worst(v.status for v in verdicts)
-    summary["verdicts"] = [v.as_dict() for v in verdicts]
+    verdicts = judged(summary, th, spec)
     seconds = time.perf_counter() - started
     summary["timing"] = {
         "wall_seconds": round(seconds, 3),
@@ -199,6 +200,20 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+
+
+def static_problems(spec, data, players: int) -> list[Problem]:
+    """The deck's static problems, sorted: the engine's own checks (``GameSpec.static_checks``), else the
+    sheets' generic ones."""
+    if spec.static_checks is not None:
+        return sorted(spec.static_checks(data, players))
+    return sorted(sheet_checks(data))
+
+
+def time_model(th: Thresholds) -> TimeModel:
+    """The minutes a game takes, from its turns and actions, with the thresholds' time settings."""
+    return TimeModel(th.get("time", "seconds_per_turn"), th.get("time", "seconds_per_action"),
+                     th.get("time", "setup_minutes"))
 
 
 def run_record(data, spec, rules: dict, players: int, games: int, seed: int, bots, skill_games: int, turn_cap: int,
@@ -516,6 +531,14 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
         out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",
                            richness_text(ri)))
     return out
+
+
+def judged(summary: dict, th: Thresholds, spec) -> list[Verdict]:
+    """The summary's verdicts (:func:`judge`), kept in it too: its overall ``verdict`` and its ``verdicts``."""
+    verdicts = judge(summary, th, spec)
+    summary["verdict"] = worst(v.status for v in verdicts)
+    summary["verdicts"] = [v.as_dict() for v in verdicts]
+    return verdicts
 
 
 def richness_text(ri: dict) -> str:

@@ -68,6 +68,11 @@ class Variant:
         return " ".join(self.point) or "as it is"
 
     @property
+    def values(self) -> tuple[str, ...]:
+        """Each axis's value label, as written (empty for the deck as it is played beside the grid)."""
+        return tuple(p.split("=", 1)[1] for p in self.point)
+
+    @property
     def current(self) -> bool:
         """Whether this variant is the deck and options as they are."""
         return not self.changes

@@ -19,7 +19,8 @@ from ..options import data_option, expansion_option, explicit, out_option
 
 
 def common_play_options(f):
-    """The options ``pnp sweep`` and ``pnp tune`` share with ``pnp validate``."""
+    """The options ``pnp sweep`` and ``pnp tune`` share (most of them with ``pnp validate``); the command
+    receives them as ``**common`` and hands them to :func:`load_game`."""
     for option in reversed([
         click.option("--players", type=int, default=SweepOptions.players, show_default=True,
                      help="Players per game (vary them with --vary players=3..5)."),
@@ -35,30 +36,35 @@ def common_play_options(f):
                      help="Set a rules option for every variant (repeatable)."),
         click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]"),
+        data_option, expansion_option, out_option,
     ]):
         f = option(f)
     return f
 
 
-def load_game(ctx, data: Path, slug: str, expansions, rules, thresholds, scheduler):
-    """The game's data, its boxes, its parsed rules options and thresholds; option clashes are exit 2."""
+def load_game(ctx, slug: str, common: dict, make, **own):
+    """The game's data and the run's options: ``make`` (``SweepOptions`` or ``TuneOptions``) of the
+    :func:`common_play_options` (``common``) and the command's ``own``; option clashes are exit 2."""
     from model.sheets import load_project
     from validator.kit import get_spec
     from validator.thresholds import find_thresholds, load_thresholds
 
-    if scheduler and explicit(ctx, "workers"):
+    data = common["data"]
+    if common["scheduler"] and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     project = load_project(data, [slug])
     spec = get_spec(project.games[slug])
-    boxes = project.select_expansions(expansions, strict=True)[slug]
+    boxes = project.select_expansions(common["expansions"], strict=True)[slug]
     try:
-        parsed = spec.parse_options(list(rules))
+        parsed = spec.parse_options(list(common["rules"]))
     except CommandLineError:
         raise
     except Exception as exc:  # an unknown option or value: a command-line mistake
         raise CommandLineError(str(exc)) from None
-    th = load_thresholds(find_thresholds(data, thresholds))
-    return project.games[slug], boxes, parsed, th
+    th = load_thresholds(find_thresholds(data, common["thresholds"]))
+    return project.games[slug], make(players=common["players"], seed=common["seed"], workers=common["workers"],
+                                     scheduler=common["scheduler"], bots=common["bots"], rules=parsed, thresholds=th,
+                                     out=common["out_dir"] or (data / "output"), expansions=boxes, **own)
 
 
 @click.command()
@@ -71,12 +77,8 @@ def load_game(ctx, data: Path, slug: str, expansions, rules, thresholds, schedul
 @click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
               help="Play a seeded random sample of N variants of the grid.")
 @common_play_options
-@data_option
-@expansion_option
-@out_option
 @click.pass_context
-def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, bots, rules, thresholds, data,
-          expansions, out_dir):
+def sweep(ctx, slug, vary, n_games, sample, **common):
     """Play variants of GAME's deck on the same game seeds and write output/<game>/sweep/ (sweep.csv,
     sweep.json, report.html): every headline figure with its interval, and every verdict, per variant."""
     from rich.progress import MofNCompleteColumn
@@ -84,10 +86,7 @@ def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, b
 
     from validator.sweep import run_sweep
 
-    game, boxes, parsed, th = load_game(ctx, data, slug, expansions, rules, thresholds, scheduler)
-    opts = SweepOptions(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler, bots=bots,
-                        rules=parsed, thresholds=th, out=out_dir or (data / "output"), sample=sample,
-                        expansions=boxes)
+    game, opts = load_game(ctx, slug, common, SweepOptions, games=n_games, sample=sample)
     with progress_bar(MofNCompleteColumn()) as progress:
         task = progress.add_task(f"sweeping {slug}", total=None)
         result = run_sweep(game, list(vary), opts, lambda done, total: progress.update(task, completed=done,
@@ -109,14 +108,13 @@ def sweep(ctx, slug, vary, n_games, sample, players, seed, workers, scheduler, b
         table.add_column(title, justify="right")
     for r in result.results:
         v = r.variant
-        values = [p.split("=", 1)[1] for p in v.point]
         figs = []
         for key in shown:
             f = r.headline[key]
             half = max(f["value"] - f["low"], f["high"] - f["value"]) if f["value"] is not None else 0
             figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half:.1f}")
         st = styles[r.status]
-        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *values, f"[{st}]{r.status}[/{st}]", *figs)
+        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *v.values, f"[{st}]{r.status}[/{st}]", *figs)
     out.print(table)
     games = n_games * len(result.results)
     out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "

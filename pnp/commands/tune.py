@@ -17,7 +17,6 @@ import click
 from validator.tune import TuneOptions
 
 from ..console import out, progress_bar
-from ..options import data_option, expansion_option, out_option
 from .sweep import common_play_options, load_game
 
 
@@ -39,21 +38,15 @@ from .sweep import common_play_options, load_game
 @click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
               help="Start from a seeded random sample of N variants of the grid.")
 @common_play_options
-@data_option
-@expansion_option
-@out_option
 @click.pass_context
-def tune(ctx, slug, goals, vary, n_games, start, eta, keep, sample, players, seed, workers, scheduler, bots, rules,
-         thresholds, data, expansions, out_dir):
+def tune(ctx, slug, goals, vary, n_games, start, eta, keep, sample, **common):
     """Search variants of GAME for those that best meet the goals, and write output/<game>/tune/."""
     from rich.progress import MofNCompleteColumn
 
     from validator.tune import tune as run_tune
 
-    game, boxes, parsed, th = load_game(ctx, data, slug, expansions, rules, thresholds, scheduler)
-    opts = TuneOptions(games=n_games, start=start, eta=eta, keep=keep, players=players, seed=seed, workers=workers,
-                       scheduler=scheduler, bots=bots, rules=parsed, thresholds=th, out=out_dir or (data / "output"),
-                       sample=sample, expansions=boxes)
+    game, opts = load_game(ctx, slug, common, TuneOptions, games=n_games, start=start, eta=eta, keep=keep,
+                           sample=sample)
     with progress_bar(MofNCompleteColumn()) as progress:
         task = progress.add_task(f"tuning {slug}", total=None)
         result = run_tune(game, list(vary), list(goals), opts,

@@ -143,15 +143,17 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     from validator.validate import validate_game
 
     th = load_thresholds(find_thresholds(data, thresholds))
+
+    def options(slug: str) -> Options:
+        return Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
+                       strict=strict, bots=bots, skill_games=skill_games,
+                       rules=get_spec(project.games[slug]).parse_options(list(rules)), thresholds=th,
+                       out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep)
+
     if compare is not None:
         from .compare import run_compare
 
-        slug = targets[0]
-        opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
-                       strict=strict, bots=bots, skill_games=skill_games,
-                       rules=get_spec(project.games[slug]).parse_options(list(rules)), thresholds=th, out=out_dir or (data / "output"),
-                       expansions=boxes[slug], sweep=sweep)
-        return run_compare(ctx, compare, slug, project, data, opts)
+        return run_compare(ctx, compare, targets[0], project, data, options(targets[0]))
     results = []
     with progress_bar(MofNCompleteColumn()) as progress:
         for slug in targets:
@@ -161,9 +163,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
             def advance(_slug, done, total, task=task):
                 progress.update(task, completed=done, total=total)
 
-            opts = Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
-                           strict=strict, bots=bots, skill_games=skill_games, rules=spec.parse_options(list(rules)),
-                           thresholds=th, out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep)
+            opts = options(slug)
             with blame(spec):  # a fault in the engine's own code: one line naming its file and line
                 results.append(validate_game(project.games[slug], opts, advance))
             progress.remove_task(task)
