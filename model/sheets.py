@@ -238,11 +238,6 @@ def find_sheets(root: Path, name: str) -> list[Path]:
     return [root / f"{name}{suffix}" for suffix in SHEET_SUFFIXES if (root / f"{name}{suffix}").is_file()]
 
 
-def find_sheet(root: Path, name: str) -> Path | None:
-    found = find_sheets(root, name)
-    return found[0] if found else None
-
-
 def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:
     """The file of sheet ``name``; two of them (``cards.csv`` beside ``cards.xlsx``) are an error naming both."""
     found = find_sheets(root, name)
