@@ -193,6 +193,12 @@ def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[in
     return header, clean
 
 
+def csv_delimiter(text: str) -> str:
+    """The separator of a CSV text: the one of ``,``, ``;`` and tab its first line holds most
+    (spreadsheet programs in many locales save "CSV" with semicolons or tabs)."""
+    return max(",;\t", key=text.split("\n", 1)[0].count)
+
+
 def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
     if path.suffix.lower() in (".xlsx", ".xls"):
         import pandas as pd  # only XLSX input pays for pandas
@@ -208,10 +214,7 @@ def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[i
     text = _decode(path, problems)
     if text is None:
         return None
-    # spreadsheet programs in many locales save "CSV" with semicolons or tabs
-    header_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=header_line.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=csv_delimiter(text))
     try:
         lines = list(reader)
     except csv.Error as exc:
