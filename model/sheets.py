@@ -99,27 +99,26 @@ class Project:
     def warnings(self):
         return self.problems.warnings
 
-    def game_warnings(self, slug: str) -> list[Problem]:
-        """The warnings that belong to one game: its rows' and its templates'."""
-        rows = {(c.sheet, c.row) for c in self.games[slug].cards}
-        return [p for p in self.warnings if (p.file, p.row) in rows or p.file.startswith(f"templates/{slug}/")]
-
-    def owner(self, problem: Problem) -> str | None:
-        """The game a problem belongs to (its row's, or its template folder's), or None (sheet-wide)."""
-        if problem.file.startswith("templates/"):
-            slug = problem.file.split("/")[1]
-            return slug if slug in self.games else None
-        return next((slug for slug, g in self.games.items()
-                     if any(c.row == problem.row and c.sheet == problem.file for c in g.cards)), None)
+    def split(self, problems: list[Problem]) -> tuple[list[Problem], dict[str, list[Problem]]]:
+        """``problems`` by the game each belongs to (its row's, or its template folder's):
+        (the sheet-wide ones, {slug: the game's own})."""
+        rows = {(c.sheet, c.row): slug for slug, g in self.games.items() for c in g.cards}
+        general: list[Problem] = []
+        by_game: dict[str, list[Problem]] = {slug: [] for slug in self.games}
+        for p in problems:
+            slug = p.file.split("/")[1] if p.file.startswith("templates/") else rows.get((p.file, p.row))
+            by_game.get(slug, general).append(p)
+        return general, by_game
 
     def attribute_warnings(self, extra: Callable[[Game], list[Problem]] | None = None) \
             -> tuple[list[Problem], dict[str, list[Problem]]]:
         """Every problem once: (the sheet-wide ones, {slug: the game's own}).  ``extra``
         adds a game's further problems (the validator's deck checks) to its own."""
-        by_game = {slug: self.game_warnings(slug) + (extra(game) if extra else [])
-                   for slug, game in self.games.items()}
-        mine = {id(p) for found in by_game.values() for p in found}
-        return [p for p in self.warnings if id(p) not in mine], by_game
+        general, by_game = self.split(self.warnings)
+        if extra:
+            for slug, game in self.games.items():
+                by_game[slug] += extra(game)
+        return general, by_game
 
     def drop_empty(self) -> list[str]:
         """Forget the games that have no rows yet; return their slugs."""
