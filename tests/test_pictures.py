@@ -236,9 +236,8 @@ def test_a_broken_or_unsafe_picture_file_is_one_error(data, tmp_path, make, mess
     set_cell(data / "cards.csv", 3, "art", f"art/{name}")
     with pytest.raises(InputErrors) as exc:
         build(data, tmp_path / "out")
-    assert [str(p) for p in exc.value.problems] == [f"cards.csv:3:art: {message}"] or \
-        message in str(exc.value.problems[0])
     assert len(exc.value.problems) == 1
+    assert str(exc.value.problems[0]).startswith(f"cards.csv:3:art: {message}")  # then what to do about it
 
 
 def test_an_svg_picture_with_an_external_reference_is_never_fetched(data, tmp_path, monkeypatch):
