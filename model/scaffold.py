@@ -102,10 +102,12 @@ def _existing_rows(path: Path, slug: str) -> list[int]:
 
 def _append(path: Path, rows: list[dict[str, str]]) -> tuple[bytes, list[str]]:
     """The bytes of ``path`` with ``rows`` added at the end, in the file's own CSV dialect."""
+    from .sheets import csv_delimiter
+
     data = path.read_bytes()  # kept as it is, byte-order mark and all
     text = data.decode("utf-8-sig")
     first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first.count)
+    delimiter = csv_delimiter(first)
     newline = "\r\n" if first.endswith("\r") else "\n"
     header = [h.strip() for h in next(csv.reader(io.StringIO(first.rstrip("\r")), delimiter=delimiter))]
     left_out = [c for c in rows[0] if c not in header] if rows else []

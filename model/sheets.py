@@ -99,27 +99,26 @@ class Project:
     def warnings(self):
         return self.problems.warnings
 
-    def game_warnings(self, slug: str) -> list[Problem]:
-        """The warnings that belong to one game: its rows' and its templates'."""
-        rows = {(c.sheet, c.row) for c in self.games[slug].cards}
-        return [p for p in self.warnings if (p.file, p.row) in rows or p.file.startswith(f"templates/{slug}/")]
-
-    def owner(self, problem: Problem) -> str | None:
-        """The game a problem belongs to (its row's, or its template folder's), or None (sheet-wide)."""
-        if problem.file.startswith("templates/"):
-            slug = problem.file.split("/")[1]
-            return slug if slug in self.games else None
-        return next((slug for slug, g in self.games.items()
-                     if any(c.row == problem.row and c.sheet == problem.file for c in g.cards)), None)
+    def split(self, problems: list[Problem]) -> tuple[list[Problem], dict[str, list[Problem]]]:
+        """``problems`` by the game each belongs to (its row's, or its template folder's):
+        (the sheet-wide ones, {slug: the game's own})."""
+        rows = {(c.sheet, c.row): slug for slug, g in self.games.items() for c in g.cards}
+        general: list[Problem] = []
+        by_game: dict[str, list[Problem]] = {slug: [] for slug in self.games}
+        for p in problems:
+            slug = p.file.split("/")[1] if p.file.startswith("templates/") else rows.get((p.file, p.row))
+            by_game.get(slug, general).append(p)
+        return general, by_game
 
     def attribute_warnings(self, extra: Callable[[Game], list[Problem]] | None = None) \
             -> tuple[list[Problem], dict[str, list[Problem]]]:
         """Every problem once: (the sheet-wide ones, {slug: the game's own}).  ``extra``
         adds a game's further problems (the validator's deck checks) to its own."""
-        by_game = {slug: self.game_warnings(slug) + (extra(game) if extra else [])
-                   for slug, game in self.games.items()}
-        mine = {id(p) for found in by_game.values() for p in found}
-        return [p for p in self.warnings if id(p) not in mine], by_game
+        general, by_game = self.split(self.warnings)
+        if extra:
+            for slug, game in self.games.items():
+                by_game[slug] += extra(game)
+        return general, by_game
 
     def drop_empty(self) -> list[str]:
         """Forget the games that have no rows yet; return their slugs."""
@@ -193,6 +192,12 @@ def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[in
     return header, clean
 
 
+def csv_delimiter(text: str) -> str:
+    """The separator of a CSV text: the one of ``,``, ``;`` and tab its first line holds most
+    (spreadsheet programs in many locales save "CSV" with semicolons or tabs)."""
+    return max(",;\t", key=text.split("\n", 1)[0].count)
+
+
 def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
     if path.suffix.lower() in (".xlsx", ".xls"):
         import pandas as pd  # only XLSX input pays for pandas
@@ -208,10 +213,7 @@ def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[i
     text = _decode(path, problems)
     if text is None:
         return None
-    # spreadsheet programs in many locales save "CSV" with semicolons or tabs
-    header_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=header_line.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=csv_delimiter(text))
     try:
         lines = list(reader)
     except csv.Error as exc:
@@ -236,11 +238,6 @@ SHEET_SUFFIXES = (".csv", ".xlsx")
 def find_sheets(root: Path, name: str) -> list[Path]:
     """The files that hold sheet ``name`` (``cards`` or ``goals``): one, none, or (a mistake) several."""
     return [root / f"{name}{suffix}" for suffix in SHEET_SUFFIXES if (root / f"{name}{suffix}").is_file()]
-
-
-def find_sheet(root: Path, name: str) -> Path | None:
-    found = find_sheets(root, name)
-    return found[0] if found else None
 
 
 def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:

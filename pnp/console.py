@@ -24,7 +24,7 @@ def report_problems(problems: list[Problem]) -> None:
 def fail(exc: PnpError) -> None:
     """Print a library error the way users read it and exit with its code."""
     if isinstance(exc, InputErrors):
-        report_problems(sorted(exc.problems + getattr(exc, "warnings", [])))
+        report_problems(sorted(exc.problems + exc.warnings))
         n = len(exc.problems)
         err.print(f"{n} error{'s' if n != 1 else ''}; nothing was written.")
     else:
@@ -47,12 +47,12 @@ def bug(exc: BaseException) -> None:
     from model import __version__
     from model.workers import WorkerCrash
 
-    trace = "".join(traceback.format_exception(exc))
     if isinstance(exc, WorkerCrash):
-        trace = exc.trace
+        trace, kind, message = exc.trace, exc.kind, exc.message
+    else:
+        trace, kind, message = "".join(traceback.format_exception(exc)), type(exc).__name__, str(exc)
     err.print(trace.rstrip(), markup=False, highlight=False)
-    err.print(f"[red]bug[/red] {escape(type(exc).__name__ if not isinstance(exc, WorkerCrash) else exc.kind)}: "
-              f"{escape(str(exc.message if isinstance(exc, WorkerCrash) else exc))}", highlight=False)
+    err.print(f"[red]bug[/red] {escape(kind)}: {escape(str(message))}", highlight=False)
     err.print(f"This is a bug in pnp {__version__}, not a mistake in your files. Please report it on the pnp issue "
               "tracker with the traceback above, the command you ran and, if you can, the files it read.",
               markup=False, highlight=False)

@@ -24,7 +24,7 @@ PALETTE_CHECK_VERSION = 1
 def game_checks(game, store=None, folder_rules: bool = False) -> list[Problem]:
     """The further checks of one game (``model.sheets.Game``): its deck checks
     (the rules engine's, else the sheet's) and its palette's colour-vision
-    check; ``store`` (a ``DiskCache``) keeps the palette check's findings.
+    check; ``store`` (a ``DiskCache``, or None) keeps the palette check's findings.
 
     Rules in the game's own folder (``templates/<slug>/rules/``) are Python: only
     ``pnp check`` (``folder_rules``) and ``pnp validate`` load them; printing
@@ -41,7 +41,7 @@ def palette_checks(manifest, store=None) -> list[Problem]:
         return []
     key = hashlib.blake2b(json.dumps([PALETTE_CHECK_VERSION, THRESHOLD, manifest.slug, manifest.palette],
                                      sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
-    if store is not None and hasattr(store, "get_value"):
+    if store is not None:
         kept = store.get_value("palette", key)
         if kept is not None:
             try:
@@ -49,7 +49,7 @@ def palette_checks(manifest, store=None) -> list[Problem]:
             except (ValueError, TypeError):
                 pass  # not in this version's form: check again
     found = palette_warnings(manifest)
-    if store is not None and hasattr(store, "put_value"):
+    if store is not None:
         store.put_value("palette", key, json.dumps([p.__dict__ for p in found]).encode())
     return found
 

@@ -128,7 +128,7 @@ class Session:
         self.lock = threading.Lock()
         self.listeners: list = []  # called with each new Snapshot
         self.helper = None  # the process pool of one that makes reference sheets (started after the first build)
-        self.pictures: dict[tuple[str, str], tuple] | None = None  # (game, id) -> design keys of the last good build
+        self.design_keys: dict[tuple[str, str], tuple] | None = None  # (game, id) -> design keys of the last good build
         self._helper_broken = False
 
     def build(self, changed: list[Path] | None = None, workers: int | None = None) -> Snapshot:
@@ -197,8 +197,8 @@ class Session:
             if p.row is not None:
                 row_problems.setdefault((p.file, p.row), []).append(p)
         attached: set[int] = set()
-        pictures: dict[tuple[str, str], tuple] = {}
-        snap.changed = None if self.pictures is None else {}
+        design_keys: dict[tuple[str, str], tuple] = {}
+        snap.changed = None if self.design_keys is None else {}
         for result in results:
             rendered = result.rendered
             game = project.games[result.game]
@@ -212,8 +212,8 @@ class Session:
                     attached.update(id(p) for p in mine)
                     warnings = list(dict.fromkeys([f"{p.column or 'row'}: {p.message}" for p in mine] +
                                                   [f"{p.column or 'text'}: {p.message}" for p in d.warnings]))
-                    keys = pictures[(game.slug, c.id)] = (d.front_key, d.back_key)
-                    differs = self.pictures is None or self.pictures.get((game.slug, c.id)) != keys
+                    keys = design_keys[(game.slug, c.id)] = (d.front_key, d.back_key)
+                    differs = self.design_keys is None or self.design_keys.get((game.slug, c.id)) != keys
                     if differs and snap.changed is not None:
                         snap.changed.setdefault(game.slug, []).append(c.id)
                     cards.append(CardView(game.slug, name, deck.label, c.id, c.name, c.sheet, c.row, c.count,
@@ -228,7 +228,7 @@ class Session:
                 decks.append((name, deck.label, cards))
             snap.games.append(GameView(game.slug, game.title, decks, [str(f) for f in result.files], result.seconds))
             result.rendered = None  # the snapshot keeps what it needs
-        self.pictures = pictures
+        self.design_keys = design_keys
         snap.general = [f"warning {p}" for p in general]
         snap.warnings = [f"warning {p}" for p in found if id(p) not in attached]
         snap.warnings += [f"warning {w}" for w in getattr(self.store, "warnings", [])]

@@ -15,12 +15,17 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from generator.pictures import KINDS
+from model.manifest import SHEETS as SHEET_NAMES
+from model.sheets import SHEET_SUFFIXES
+
 from .session import Session, Snapshot
 
 STEP_MS = 50
 DEBOUNCE_MS = 1000
-SHEETS = {"cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx"}
-PICTURES = (".png", ".jpg", ".jpeg", ".svg")
+#: the files the sheets are read from, and the pictures a design may place: as the loader and the generator name them
+SHEETS = {f"{name}{suffix}" for name in SHEET_NAMES for suffix in SHEET_SUFFIXES}
+PICTURES = tuple(KINDS)
 IGNORED_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".part", ".crdownload")
 
 

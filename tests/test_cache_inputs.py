@@ -12,7 +12,6 @@ design as it was before the edit."""
 
 from __future__ import annotations
 
-import csv
 import shutil
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from hypothesis import strategies as st
 
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DiskCache, cache_folder
+from helpers import write_rows
 from model.sheets import load_project
 
 SLUG = "cache-lab"
@@ -196,10 +196,7 @@ def write_game(root: Path, manifest: dict, templates: dict, rows: list[list[str]
     (folder / "game.toml").write_text(MANIFEST.format(columns=columns, **manifest), encoding="utf-8")
     for name, text in templates.items():
         (folder / name).write_text(text, encoding="utf-8")
-    with (root / "cards.csv").open("w", encoding="utf-8", newline="") as fh:
-        out = csv.writer(fh, lineterminator="\n")
-        out.writerow(HEADER)
-        out.writerows([SLUG, *r] for r in rows)
+    write_rows(root / "cards.csv", [HEADER, *([SLUG, *r] for r in rows)])
 
 
 def build(root: Path, out: Path, cached: bool) -> dict[str, bytes]:

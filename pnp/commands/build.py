@@ -80,12 +80,11 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         if unchanged is not None:  # the warnings are said again, nothing is written
             for line in unchanged["lines"]:
                 err.print(line, style="yellow", markup=False, highlight=False)
-            n, w = len(unchanged["files"]), len(unchanged["lines"])
+            n = len(unchanged["files"])
             out.print(f"The PDFs are up to date: nothing they are made from changed since they were built ({n} "
                       f"file{'s' if n != 1 else ''} in {out_dir}); --no-cache builds them again.", markup=False,
                       highlight=False)
-            out.print(f"Done in {time.perf_counter() - start:.2f} s."
-                      + (f" {w} warning{'s' if w != 1 else ''} (above)." if w else ""))
+            out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(len(unchanged['lines']))}")
             return
     from generator.build import build_games
     from generator.diskcache import DiskCache, cache_folder
@@ -126,13 +125,13 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
     for r in results:
         for f in r.files:
             out.print(f"wrote {f}")
+    general, by_game = found
+    said = [f"warning {p}" for p in sorted(general + [p for own in by_game.values() for p in own])]
+    said += [f"warning {p}" for r in results for p in r.warnings]
     if record is not None and results:
-        general, by_game = found
-        said = [f"warning {p}" for p in sorted(general + [p for own in by_game.values() for p in own])]
-        said += [f"warning {p}" for r in results for p in r.warnings]
         uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said,
                           {p: r.picture_digests.get(p) for r in results for p in r.pictures})
-    out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(results, found)}")
+    out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(len(said))}")
 
 
 def checked(project, cache=None):
@@ -171,8 +170,6 @@ def summary_table(title: str, results, found) -> Table:
     return table
 
 
-def warnings_line(results, found) -> str:
+def warnings_line(n: int) -> str:
     """`` 3 warnings (above).`` after the last line, or nothing."""
-    general, by_game = found
-    n = len(general) + sum(len(v) for v in by_game.values()) + sum(len(r.warnings) for r in results)
     return f" {n} warning{'s' if n != 1 else ''} (above)." if n else ""

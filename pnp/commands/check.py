@@ -46,9 +46,8 @@ def check(games, data):
         made = [p for r in results for p in r.warnings]
     except InputErrors as exc:
         made = exc.problems + exc.warnings
-    for p in made:
-        slug = project.owner(p)
-        (by_game[slug] if slug in by_game else general).append(p)
+    for slug, own in project.split(made)[1].items():  # each game's count in the table
+        by_game[slug] += own
     found += made
     table = Table(title="pnp check", title_justify="left")
     for col in ("game", "decks", "designs", "components", "warnings"):

@@ -15,14 +15,21 @@ def write_game(data: Path, slug: str, title: str | None = None, parts=()):
     that add further files of the game to the plan (a rules engine's) before it
     is written, all together and over nothing."""
     from generator.scaffold import game_plan
-    from model.scaffold import check_slug, write_plan
-    from validator.kit import engines
+    from model.scaffold import write_plan
 
-    check_slug(slug, {s: "a bundled game with a rules engine has it" for s in engines()})
+    _check_slug(slug)
     plan = game_plan(data, slug, title)
     for part in parts:
         part(plan)
     return plan, write_plan(plan)
+
+
+def _check_slug(slug: str) -> None:
+    """BadSlug for a slug that cannot name a game, or that a bundled game's rules engine has."""
+    from model.scaffold import check_slug
+    from validator.kit import engines
+
+    check_slug(slug, {s: "a bundled game with a rules engine has it" for s in engines()})
 
 
 @click.command()
@@ -62,11 +69,9 @@ def new(slug, data, title, rules):
 
 def _rules_only(data: Path, slug: str, title: str | None, where: str) -> None:
     """``pnp new SLUG --rules`` for a game that exists: its rules engine skeleton alone."""
-    from model.scaffold import check_slug
-    from validator.kit import engines
     from validator.skeleton import write_rules
 
-    check_slug(slug, {s: "a bundled game with a rules engine has it" for s in engines()})
+    _check_slug(slug)
     for path in write_rules(data / "templates" / slug, slug, title):
         out.print(f"wrote {path}", markup=False, highlight=False)
     _next_for_rules(slug, where)
