@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import io
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -116,7 +117,19 @@ def _face_name(family: str, style: str, digest: str) -> str:
     return f"{stem}-{style.replace('_', '')}-{digest}"
 
 
-_game_families: dict[str, tuple] = {}  # family name -> the files it was registered from
+_game_families: dict[str, tuple] = {}  # family name -> the files it was registered from, with their size and time
+
+
+def _files_state(files: tuple) -> tuple:
+    """The files of a family as they are now: a file saved again under its name is another font."""
+    out = []
+    for path in files:
+        try:
+            st = os.stat(path) if path is not None else None
+        except OSError:
+            st = None
+        out.append((path, st.st_size, st.st_mtime_ns) if st is not None else (path,))
+    return tuple(out)
 
 
 def use_game_fonts(families) -> None:
@@ -125,7 +138,8 @@ def use_game_fonts(families) -> None:
     A missing style uses the regular face (bold italic: bold, else italic, else regular)."""
     for fam in families:
         files = tuple(fam.files)
-        if _game_families.get(fam.name) == files:
+        state = _files_state(files)
+        if _game_families.get(fam.name) == state:
             continue
         with _lock:
             names = {}
@@ -142,7 +156,7 @@ def use_game_fonts(families) -> None:
                 FACE_FAMILY[n] = fam.name
             _registered.discard(fam.name)
             _svglib_families.discard(fam.name)
-            _game_families[fam.name] = files
+            _game_families[fam.name] = state
 
 
 @lru_cache(maxsize=64)

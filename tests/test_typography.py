@@ -219,6 +219,15 @@ def test_a_games_own_family_is_embedded_and_subset(data, tmp_path):
     assert 'font-family="Plain Mono"' in svg and "data-pnp-fonts=" in svg
 
 
+def test_a_font_file_saved_again_under_its_name_is_the_new_font_in_the_same_process(data, tmp_path):
+    # as in pnp watch: the family was registered from these paths by the first build
+    _own_fonts(data, PLAIN)
+    assert ("DejaVuSansMono-Bold", "Draw") in runs_of(cards_pdf(build(data, tmp_path / "out")))
+    shutil.copy(font_dir() / "DejaVuSans-Bold.ttf", data / "templates" / "tomb" / "fonts" / "Plain-Bold.ttf")
+    runs = runs_of(cards_pdf(build(data, tmp_path / "out")))
+    assert ("DejaVuSans-Bold", "Draw") in runs and ("DejaVuSansMono-Bold", "Draw") not in runs
+
+
 def test_an_opentype_font_with_postscript_outlines_is_embedded_as_truetype(data, tmp_path):
     otf = next((font_dir().parents[3] / "fontawesomefree").glob("**/otfs/*Solid*.otf"), None)
     if otf is None:
