@@ -59,6 +59,20 @@ def test_a_data_folders_rules_are_found_only_through_its_data():
     assert not list((EXAMPLE / TOMBS_RULES).rglob("__pycache__"))  # nothing written there
 
 
+def test_a_folder_engine_writes_nothing_into_its_folder_and_runs_the_source_it_read(tombs, monkeypatch):
+    from validator.kit import folder as folder_kit
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as Python runs by default
+    spec = get_spec(tombs_data(tombs))
+    assert spec.slug == "tiny-tombs"
+    assert not list((tombs / TOMBS_RULES).rglob("__pycache__"))
+    # every module of the package (its submodules too) came from the bundle that was read and hashed
+    mine = [m for name, m in list(sys.modules.items()) if name.startswith(folder_kit.PREFIX)
+            and str(getattr(m, "__file__", "")).startswith(str(tombs))]
+    assert {m.__name__.rpartition(".")[2] for m in mine} >= {"bots", "game", "report"}
+    assert all(isinstance(m.__loader__, folder_kit._Loader) for m in mine)
+
+
 def test_the_rules_hash_covers_the_folder_engines_source(tombs):
     before = rules_hash(get_spec(tombs_data(tombs)), {})
     edit_rules(tombs, "game.py", "SET_BONUS = 5", "SET_BONUS = 6")

@@ -89,8 +89,8 @@ class _Finder(importlib.abc.MetaPathFinder):
         name = bundle.name
         with self.lock:
             if name not in self.bundles:
-                if self not in sys.meta_path:
-                    sys.meta_path.append(self)
+                if self not in sys.meta_path:  # first: a bundle's submodules come from it, not the folder
+                    sys.meta_path.insert(0, self)
                 self.bundles[name] = bundle
             try:
                 return importlib.import_module(name)
