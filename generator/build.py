@@ -245,6 +245,10 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         from . import pictures as _pictures
 
         _pictures.STORE[0] = cache  # encoded pictures kept across builds
+    if pictures:  # what a helper read ahead (pnp build), before worker processes are forked
+        from . import pictures as _pictures
+
+        _pictures.take_ahead()
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores

@@ -17,9 +17,12 @@ transparency by its own compressed rows when PDF can read them as they are,
 an 8-bit RGBA or grey+alpha PNG by its own filtered rows split into colours
 and transparency (a soft mask) and compressed again, any other PNG decoded
 once and compressed again with PNG predictors; an SVG picture stays vector, a form
-drawn from its own display list.  The file is read when the document is
-written, so a build holds no picture in memory.  ``SOURCES`` maps a digest to
-the file in this process (``register``); the render stage fills it.
+drawn from its own display list.  A PNG is read when the document is made, and
+a JPEG not even then: the PDF holds a range of its file, which the kernel
+copies into the PDF when it is written (``splice``, ``model.atomic.Pieces``),
+so a build holds no photograph in memory.  ``SOURCES`` maps a digest to the
+file in this process (``register``); the render stage fills it, or the
+read-ahead helper (``read_ahead``) before it.
 
 Placement follows SVG's ``preserveAspectRatio``: ``cover`` fills the box and
 crops (``slice``), ``contain`` fits inside it (``meet``), ``stretch`` fills it
@@ -149,13 +152,19 @@ def _stat_key(path: Path) -> tuple:
     return str(path), st.st_size, st.st_mtime_ns, st.st_ino
 
 
-def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+def content_digest(data: bytes) -> str:
+    """A picture's digest: SHA-256 (computed by the processor's own instructions on most
+    machines, a third faster than BLAKE2 over megabytes of photographs), 32 hex digits."""
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
-def digest_of(path: Path) -> str:
-    """The digest of a file's bytes, read again only when the file changed (size, time, inode)."""
-    key = _stat_key(path)
+_hash = content_digest
+
+
+def digest_of(path: Path, key: tuple | None = None) -> str:
+    """The digest of a file's bytes, read again only when the file changed (size, time, inode;
+    ``key``: those, already looked at)."""
+    key = key or _stat_key(path)
     found = _SEEN.get(key)
     if found is not None:
         return found.digest
@@ -244,7 +253,7 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
                 if orientation not in range(1, 9):
                     orientation = 1
                 sos = data.find(b"\xff\xda")
-                if sos < 0 or data.find(b"\xff\xd9", sos) < 0:  # its end marker: a truncated file has none
+                if sos < 0 or data.rfind(b"\xff\xd9", sos) < 0:  # its end marker: a truncated file has none
                     raise OSError("it ends before its picture does")
             else:
                 im.verify()  # every chunk is there, whole (its checksum): the rows are decoded when embedded
@@ -265,9 +274,10 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
 def _check_as_is_rows(data: bytes) -> None:
     """A PNG the PDF takes as it is (its compressed rows copied, never decoded here) must hold
     a whole zlib stream of all its rows: else OSError, as for a truncated file."""
-    info = png_info(data)
+    info = png_info(_head(data))
     if info is None or not _png_as_is(info):
         return  # decoded and split when embedded, which finds any fault there
+    info = png_info(data)
     channels = 3 if info["colour"] == 2 else 1
     try:
         rows = _inflate(b"".join(info["idat"]))
@@ -492,6 +502,9 @@ class _LazyImage(_pdf_object()):
         from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream
 
         entries, content = encoded(self.kind, self.digest, self.path, self.mask)
+        parts = getattr(document, SPLICED, None)
+        if parts is None and not isinstance(content, (bytes, bytearray)):
+            content = content.read()  # a range of the picture's file: its bytes, here
         stream = PDFStream(content=content)
         d = stream.dictionary
         d["Type"] = PDFName("XObject")
@@ -510,7 +523,6 @@ class _LazyImage(_pdf_object()):
         d["Length"] = len(content)
         if self.smask is not None:
             d["SMask"] = self.smask
-        parts = getattr(document, SPLICED, None)
         if parts is None:
             return stream.format(document)
         # the document is written with a marker in place of the data, put in by ``splice``: the
@@ -532,12 +544,16 @@ def spliced(canvas) -> None:
     setattr(canvas._doc, SPLICED, [])
 
 
-def splice(pdf: bytes, canvas) -> bytes:
+def splice(pdf: bytes, canvas):
     """The PDF ``canvas`` wrote (``pdf``, with markers where its pictures go) with every picture's
-    data in place of its marker, the cross-reference table's offsets moved to match."""
+    data in place of its marker, the cross-reference table's offsets moved to match: ``pdf``
+    itself when it holds no picture, else ``Pieces`` (the file in pieces, each picture's data
+    one of them, a JPEG's as a range of its file: nothing is joined in memory)."""
     parts = getattr(canvas._doc, SPLICED, None) or []
     if not parts:
         return pdf
+    from model.atomic import Pieces
+
     chunks, moves, at = [], [], 0  # moves: (position in pdf, bytes added from there on)
     for marker, content in parts:
         found = pdf.find(marker, at)
@@ -565,7 +581,18 @@ def splice(pdf: bytes, canvas) -> bytes:
     end = head_end + 20 * count
     chunks += [pdf[at:head_end], b"".join(entries), pdf[end:tail + 10], b"%d" % moved(xref),
                pdf[pdf.index(b"\n", tail + 10):]]
-    return b"".join(chunks)
+    return Pieces(chunks)
+
+
+def _head(data: bytes) -> bytes:
+    """The chunks of a PNG's bytes up to its first IDAT (see ``_png_head``)."""
+    pos = 8
+    while pos + 8 <= len(data):
+        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        if tag in (b"IDAT", b"IEND"):
+            return data[:pos + 8]
+        pos += 12 + length
+    return data
 
 
 def _png_head(path: Path) -> bytes:
@@ -593,28 +620,37 @@ STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the b
 
 
 def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, bytes]:
-    """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask)."""
-    if digest_of(path) != digest:  # read again only when the file changed since it was checked
+    """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask).
+    A JPEG's content is its file as it is (``FileRange``: copied from the file when the PDF is
+    written, and only if the file is still the one checked here)."""
+    key = _stat_key(path)
+    if digest_of(path, key) != digest:  # read again only when the file changed since it was checked
         raise PictureError(f"'{path.name}' changed while the PDF was being written; build again")
     pending = _PENDING.pop(digest, None)
-    if pending is not None:  # being encoded in the background: wait for it
-        failure = _take(pending.result())
+    if pending is not None and not pending.cancel():  # being encoded in the background: wait for it
+        failure = _take(pending.result())  # (one not started yet is encoded here, now)
         if failure is not None:
             raise PictureError(f"'{path.name}' {failure[1]}")
     if kind == "png":  # encoded already (here or by an earlier build): its file is not read again
         found = _ENCODED.get((digest, mask)) or _stored(digest, mask)
         if found is not None:
             return found
-    data = path.read_bytes()
     if kind == "jpeg":
         entries = _JPEG.get(digest)
         if entries is None:
-            entries = _JPEG[digest] = _jpeg(data)
-        return entries, data
+            entries = _JPEG[digest] = _jpeg(_jpeg_head(path))
+        from model.atomic import FileRange
+
+        return entries, FileRange(key[0], 0, key[1], key[1:])
+    data = path.read_bytes()
     info = png_info(data)
     if info is not None and not mask and _png_as_is(info):
         return _png_passthrough(info)
-    _keep_encoding(digest, _png_encode(data))
+    try:
+        found = _png_encode(data)
+    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+        raise PictureError(f"'{path.name}' {_undecoded(digest, exc)}") from None
+    _keep_encoding(digest, found)
     return _ENCODED[(digest, mask)]
 
 
@@ -631,6 +667,33 @@ def _stored(digest: str, mask: bool) -> tuple | None:
         return marshal.loads(blob)
     except (EOFError, ValueError, TypeError):
         return None
+
+
+def _jpeg_head(path: Path) -> bytes:
+    """A JPEG file's markers up to its picture data (all of the file when they run past 64 KB)."""
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+        if _jpeg_markers_end(head) is None:
+            head += fh.read()
+    return head
+
+
+def _jpeg_markers_end(data: bytes) -> int | None:
+    """Where a JPEG's picture data starts (after its start-of-scan marker), if ``data`` gets that far."""
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        end = pos + 2 + struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if marker == 0xDA:
+            return end if end <= len(data) else None
+        pos = end
+    return None
 
 
 def _jpeg(data: bytes) -> tuple:
@@ -687,6 +750,9 @@ def prepare(pictures, workers: int = 1) -> None:
     for kind, digest in dict.fromkeys(pictures):
         if kind != "png" or (digest, False) in _ENCODED or digest not in SOURCES or digest in _PENDING:
             continue
+        if digest in _AHEAD_PARTS:  # being encoded by the read-ahead's helper
+            _PENDING[digest] = _AHEAD_PARTS.pop(digest)
+            continue
         if store is not None and (store.has_blob(_blob_key(digest, False)) if hasattr(store, "has_blob")
                                   else store.get_blob(_blob_key(digest, False)) is not None):
             continue
@@ -720,11 +786,16 @@ def _take(result) -> tuple[str, str] | None:
     """Keep an encoding made by ``_encode_one``; (digest, message) when the file did not decode."""
     digest, found = result
     if isinstance(found, Exception):
-        message = _UNDECODED[digest] = f"is not a whole PNG file ({found or type(found).__name__}); save it again"
-        return digest, message
+        return digest, _undecoded(digest, found)
     if found is not None:
         _keep_encoding(digest, found, store=False)
     return None
+
+
+def _undecoded(digest: str, exc: Exception) -> str:
+    """What to say of a PNG that did not decode (kept for ``finish``, which says it at its rows)."""
+    message = _UNDECODED[digest] = f"is not a whole PNG file ({exc or type(exc).__name__}); save it again"
+    return message
 
 
 def _png_encode(data: bytes) -> tuple:
@@ -733,8 +804,7 @@ def _png_encode(data: bytes) -> tuple:
     split = _png_split(data)
     if split is not None:
         return split
-    import numpy as np
-    from PIL import Image
+    from PIL import Image, ImageChops
 
     with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
         im.load()
@@ -743,13 +813,15 @@ def _png_encode(data: bytes) -> tuple:
             im = im.convert("LA" if im.mode == "LA" or im.mode == "L" else "RGBA")
         elif im.mode not in ("RGB", "L"):
             im = im.convert("RGB")
-        pixels = np.asarray(im)
-    if pixels.ndim == 2:
-        pixels = pixels[:, :, None]
-    colours = pixels[:, :, :-1] if has_alpha else pixels
-    colour = _flate_rows(colours)
-    mask = _flate_rows(pixels[:, :, -1:]) if has_alpha else None
-    return colour, mask
+    planes = [im.convert("L" if im.mode == "LA" else "RGB"), im.getchannel("A")] if has_alpha else [im]
+    found = []
+    for plane in planes:  # each row predicted from the one above (PNG's "Up" filter)
+        above = Image.new(plane.mode, plane.size)
+        if plane.height > 1:
+            above.paste(plane.crop((0, 0, plane.width, plane.height - 1)), (0, 1))
+        found.append(_deflated(_filtered_rows(ImageChops.subtract_modulo(plane, above), b"\x02" * plane.height),
+                               plane.width, len(plane.mode)))
+    return found[0], (found[1] if has_alpha else None)
 
 
 def _png_split(data: bytes) -> tuple | None:
@@ -757,55 +829,55 @@ def _png_split(data: bytes) -> tuple | None:
     without decoding it: PNG's row filters predict each byte from the same channel's bytes
     (left, above, above-left), so the filtered rows, split by channel with each row's filter
     byte kept, are the filtered rows of the colour plane and of the alpha plane, which PDF
-    reads with the same predictor.  None for any other PNG (decoded by Pillow instead)."""
-    import numpy as np
+    reads with the same predictor.  None for any other PNG (decoded by Pillow instead).
+    The rows are split by Pillow's own loops (no array library to import on the way)."""
+    from PIL import Image
 
     info = png_info(data)
     if info is None or info.get("interlace") != 0 or info.get("depth") != 8 or info.get("colour") not in (4, 6):
         return None
-    n = 4 if info["colour"] == 6 else 2
+    mode = "RGBA" if info["colour"] == 6 else "LA"
+    n = len(mode)
     w, h = info["width"], info["height"]
     try:
         raw = _inflate(b"".join(info["idat"]))
     except (zlib.error, ValueError):
         return None
-    if len(raw) != h * (1 + w * n) or not w or not h:
+    stride = 1 + w * n
+    if len(raw) != h * stride or not w or not h:
         return None
-    rows = np.frombuffer(raw, np.uint8).reshape(h, 1 + w * n)
-    if rows[:, 0].max() > 4:  # not a filter type: let the decoder say what is wrong
+    filters = raw[::stride]
+    if max(filters) > 4:  # not a filter type: let the decoder say what is wrong
         return None
-    pixels = rows[:, 1:].reshape(h, w, n)
-    planes = []
-    for channels in (slice(0, n - 1), slice(n - 1, n)):
-        k = channels.stop - channels.start
-        plane = np.empty((h, 1 + w * k), np.uint8)
-        plane[:, 0] = rows[:, 0]
-        plane[:, 1:].reshape(h, w, k)[...] = pixels[:, :, channels]  # one copy, straight into the plane
-        planes.append(_deflated(plane, w, k))
-    return planes[0], planes[1]
+    # the filtered bytes read as pixels, each row after its filter byte (the last row padded
+    # to the stride the reader steps by)
+    pixels = Image.frombytes(mode, (w, h), raw[1:] + b"\0", "raw", mode, stride, 1)
+    del raw
+    colour = pixels.convert("RGB") if mode == "RGBA" else pixels.getchannel("L")
+    return (_deflated(_filtered_rows(colour, filters), w, n - 1),
+            _deflated(_filtered_rows(pixels.getchannel("A"), filters), w, 1))
+
+
+def _filtered_rows(plane, filters: bytes) -> bytearray:
+    """An image plane's bytes (grey or RGB), each row after its filter byte (``filters``, one
+    per row), as a PNG and PDF's predictor 15 read them."""
+    stride = 1 + plane.width * len(plane.mode)
+    # written with a stride one longer than a row: each row ends where the next row's
+    # filter byte goes, and the byte in front takes the first row's
+    rows = bytearray(1)
+    rows += plane.tobytes("raw", plane.mode, stride, 1)
+    del rows[plane.height * stride:]
+    rows[::stride] = filters
+    return rows
 
 
 def _deflated(rows, width: int, colours: int) -> tuple[tuple, bytes]:
     """(entries, content) of an image plane whose rows are PNG-filtered, each with its filter byte first."""
-    content = _deflate(memoryview(rows).cast("B"))  # the array's own bytes, not a copy
+    content = _deflate(rows)
     space = "DeviceGray" if colours == 1 else "DeviceRGB"
     parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
-    return (("Width", width), ("Height", rows.shape[0]), ("BitsPerComponent", 8), ("ColorSpace", space),
-            ("Filter", "FlateDecode"), ("DecodeParms", parms)), content
-
-
-def _flate_rows(plane) -> tuple[tuple, bytes]:
-    """An 8-bit image plane (height x width x 1 or 3) compressed as PDF reads it: each row
-    predicted from the one above (PNG's "Up" filter), deflated."""
-    import numpy as np
-
-    h, w, n = plane.shape
-    flat = np.ascontiguousarray(plane).reshape(h, w * n)
-    rows = np.empty((h, w * n + 1), np.uint8)
-    rows[:, 0] = 2  # Up
-    rows[0, 1:] = flat[0]
-    np.subtract(flat[1:], flat[:-1], out=rows[1:, 1:], dtype=np.uint8, casting="unsafe")
-    return _deflated(rows, w, n)
+    return (("Width", width), ("Height", len(rows) // (1 + width * colours)), ("BitsPerComponent", 8),
+            ("ColorSpace", space), ("Filter", "FlateDecode"), ("DecodeParms", parms)), content
 
 
 def _keep_encoding(digest: str, found: tuple, store: bool = True) -> None:
@@ -835,3 +907,153 @@ def _store_encoding(digest: str, found: tuple) -> None:
 
 def _blob_key(digest: str, mask: bool) -> str:
     return f"png{ENCODING}:{digest}:{int(mask)}"
+
+
+# ---------------------------------------------------------------- reading ahead
+# A build spends its first few tenths of a second importing its libraries and checking the
+# sheets, on one core.  The picture files the sheets name are read and checked meanwhile by a
+# helper process on the other core (``read_ahead``); the render stage takes what it found before it starts
+# (``take_ahead``) and leaves it the PNGs with transparency to encode for the PDF, one task
+# each, into the store.  A PNG the PDF needs before the helper has started on it is encoded
+# where it is needed instead (``encoded``).  A name the helper could not use is left to the
+# render stage, which says why at its row.
+
+#: The read-ahead of this build: [helper pool, its future of what it read, taken yet].
+_AHEAD: list = []
+#: digest -> the helper's encoding of that PNG (``prepare`` waits for it instead of encoding it)
+_AHEAD_PARTS: dict = {}
+
+
+def named_pictures(cards) -> list[str]:
+    """The distinct cell values of ``cards`` that name a picture file (by its suffix)."""
+    names: dict[str, None] = {}
+    for card in cards:
+        for _, value in card.extra:
+            if isinstance(value, str):
+                name = value.strip()
+                if PurePosixPath(name.replace("\\", "/")).suffix.lower() in KINDS:
+                    names[name] = None
+    return list(names)
+
+
+def read_ahead(games, store) -> bool:
+    """Start reading the pictures the sheets of ``games`` name, in a helper process that keeps
+    the PNGs it encodes in ``store`` (the build's disk cache): nothing is started without a
+    store that can be written, without a second core, or when no cell names a picture."""
+    if (store is None or not hasattr(store, "put_blob") or getattr(store, "read_only", False)
+            or getattr(store, "disabled", False) or (os.cpu_count() or 1) < 2):
+        return False
+    jobs = [(g.manifest.data_folder, names) for g in games if (names := named_pictures(g.cards))]
+    if not jobs:
+        return False
+    from model.workers import process_pool
+
+    pool = process_pool(1)
+    _AHEAD.append([pool, pool.submit(_look_ahead, jobs, store), False])
+    return True
+
+
+def take_ahead() -> None:
+    """Take what the helper read (the files' digests, sizes and checks, as if read here) and
+    leave it the PNGs to encode (``prepare`` waits for those a PDF places)."""
+    for entry in _AHEAD:
+        pool, looked, taken = entry
+        if taken:
+            continue
+        entry[2] = True
+        try:
+            seen, todo = looked.result()
+        except Exception:  # noqa: BLE001 - the helper is only a head start: the render stage reads the files
+            pool.shutdown(wait=False)
+            continue
+        with _lock:
+            for key, picture in seen:
+                path = Path(key[0])
+                if _stat_key(path) == key:  # unchanged since the helper read it
+                    _SEEN.setdefault(key, picture)
+                    _DIGESTS.setdefault(key, picture.digest)
+                    SOURCES.setdefault(picture.digest, path)
+        for digest, path in todo:
+            if digest not in _AHEAD_PARTS:
+                _AHEAD_PARTS[digest] = _AheadPart(pool.submit(_encode_ahead, digest, path), digest)
+        pool.shutdown(wait=False)  # its process ends when its tasks are done
+
+
+#: Seconds the end of a build waits for the picture the helper is encoding (then it is stopped).
+AHEAD_GRACE = 1.0
+
+
+def end_ahead() -> None:
+    """The build is over: the helper's tasks not started are dropped, the one it is at is
+    finished (its encoding is kept whole) or, after ``AHEAD_GRACE``, stopped: a build that
+    ended early does not wait for encodings it will not use."""
+    for part in _AHEAD_PARTS.values():
+        part.cancel()
+    _AHEAD_PARTS.clear()
+    while _AHEAD:
+        pool = _AHEAD.pop()[0]
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.join(AHEAD_GRACE)
+            if process.is_alive():
+                process.terminate()
+
+
+class _AheadPart:
+    """One PNG the helper encodes, waited for as ``prepare``'s encodings are."""
+
+    def __init__(self, future, digest: str):
+        self.future, self.digest = future, digest
+
+    def cancel(self) -> bool:
+        return self.future.cancel()
+
+    def result(self):
+        try:
+            outcome = self.future.result()
+        except Exception:  # noqa: BLE001 - the helper stopped: ``encoded`` encodes the file itself
+            return self.digest, None
+        return self.digest, (ValueError(outcome) if isinstance(outcome, str) else None)
+
+
+def _look_ahead(jobs, store) -> tuple[list, list]:
+    """In the helper: every named picture file read and checked (what ``inspect`` finds, by
+    the file's name, size, time and inode), and the PNGs to encode that the store lacks,
+    ((digest, file), ...)."""
+    STORE[0] = store
+    seen, todo = [], {}
+    for folder, names in jobs:
+        for name in names:
+            try:
+                rel, path = resolve(folder, name)
+                picture = inspect(rel, path)
+            except (PictureError, OSError):
+                continue
+            seen.append((_stat_key(path), picture))
+            if (picture.kind == "png" and picture.digest not in todo
+                    and not _png_as_is(png_info(_png_head(path)) or {})
+                    and not store.has_blob(_blob_key(picture.digest, False))):
+                todo[picture.digest] = path
+    return seen, list(todo.items())
+
+
+def _encode_ahead(digest: str, path: Path) -> str | None:
+    """In the helper: a PNG encoded into the store; None, or why the file did not decode."""
+    try:
+        found = _png_encode(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+        return str(exc) or type(exc).__name__
+    _store_encoding(digest, found)
+    return None
+
+
+def _forget_in_child() -> None:
+    """A forked worker starts with none of its parent's encodings in progress (their threads
+    and helpers are not its own)."""
+    _PENDING.clear()
+    _AHEAD.clear()
+    _AHEAD_PARTS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

@@ -147,6 +147,7 @@ class Kit:
     pictures: dict = field(default_factory=dict)  # pictures used: relative path -> digest
     boxes: list = field(default_factory=list)  # text boxes whose text did not fit (x, y, w, h), for proofs
     icons: dict = field(default_factory=dict)  # icon name -> IconArt or None (unknown), shared by a game's designs
+    found: dict = field(default_factory=dict)  # picture name -> (relative name, file) or why not, shared likewise
 
     def _locate(self, value: str, field: str) -> tuple[str, int | None, str | None, str]:
         """(file, row, column, who) for a message about a text: its cell when it is the
@@ -266,7 +267,15 @@ class Kit:
                           if str(card.get(c) or "").strip() == value), None)
         file, row, column, who = self._locate(value, field or "")
         try:
-            rel, path = pictures.resolve(self.manifest.data_folder, value)
+            located = self.found.get(value)
+            if located is None:  # a name is resolved once per build of the game (many cards share a picture)
+                try:
+                    located = self.found[value] = pictures.resolve(self.manifest.data_folder, value)
+                except pictures.PictureError as exc:
+                    located = self.found[value] = exc
+            if isinstance(located, pictures.PictureError):
+                raise located
+            rel, path = located
             picture = pictures.inspect(rel, path)
         except pictures.PictureError as exc:
             self.problems.error(file, row, column, f"{who}: {exc}" if row is None else str(exc))
@@ -433,6 +442,7 @@ class Renderer:
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
         self.pictures: dict[str, str] = {}  # pictures used since the last ``take_pictures``: name -> digest
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
+        self.found: dict = {}  # picture names resolved so far, for every design
         self.fonts = use_fonts(manifest)
 
     def take_pictures(self) -> tuple:
@@ -442,7 +452,8 @@ class Renderer:
         return found
 
     def svg(self, template: str, deck: Deck | None, card: Card | None, side: str = "front", **more) -> str | None:
-        kit = Kit(self.manifest, card, self.problems, side, self.notes, template, self.pictures, icons=self.icons)
+        kit = Kit(self.manifest, card, self.problems, side, self.notes, template, self.pictures, icons=self.icons,
+                  found=self.found)
         try:
             svg = self.env.get_template(template).render(context(self.manifest, deck, card, kit, **more))
             return self._finish(svg, template, card)

@@ -30,7 +30,7 @@ from .cache import cache_folder
 from .keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
 
 RECORD_FILE = "builds.json"
-RECORD_FORMAT = 2
+RECORD_FORMAT = 3  # 3: pictures by SHA-256
 KEPT = 16  # builds remembered per output folder (one per command and options)
 #: the libraries whose upgrade changes what is drawn
 LIBRARIES = ("reportlab", "svglib", "jinja2", "rl_accel")
@@ -43,8 +43,11 @@ def _digest(data: bytes) -> str:
 
 
 def file_digest(path: Path) -> str | None:
+    """A picture file's digest, as the build knows its pictures (``pictures.content_digest``)."""
+    from .pictures import content_digest
+
     try:
-        return _digest(path.read_bytes())
+        return content_digest(path.read_bytes())
     except OSError:
         return None
 

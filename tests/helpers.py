@@ -198,5 +198,6 @@ def build_art(data: Path, out: Path, **kw):
 
 
 def cards_pdf(result) -> bytes:
-    """The bytes of the cards PDF of an unwritten build."""
-    return next(v for k, v in result.data.items() if k.name.endswith("-cards.pdf"))
+    """The bytes of the cards PDF of an unwritten build (a PDF with pictures is kept in pieces
+    until it is written: ``model.atomic.Pieces``)."""
+    return bytes(next(v for k, v in result.data.items() if k.name.endswith("-cards.pdf")))

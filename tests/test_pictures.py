@@ -456,3 +456,81 @@ def test_the_cards_pdf_with_pictures_has_every_object_where_its_cross_reference_
     for m in streams:  # each stream's data ends where its Length says
         assert pdf[m.end() + int(m.group(1)):m.end() + int(m.group(1)) + 9] == b"endstream"
     assert len(pypdf.PdfReader(io.BytesIO(pdf), strict=True).pages) > 0
+
+
+def test_pictures_read_ahead_by_a_helper_process_make_the_same_pdf(data, tmp_path, monkeypatch):
+    # pnp build reads the pictures the sheets name, and encodes their PNGs into the build's cache,
+    # in a helper process while it loads and checks; --no-cache starts none: the same PDF either way
+    import os
+
+    parent = os.getpid()
+    real = pictures._png_encode
+
+    def encode(raw):
+        assert os.getpid() != parent, "a PNG the helper was given was encoded by the build itself"
+        return real(raw)
+
+    monkeypatch.setattr(pictures, "_png_encode", encode)
+    monkeypatch.setattr(pictures._AheadPart, "cancel", lambda self: False)  # never taken over
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pictures._ENCODED.clear()
+    code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "ahead")
+    assert code == 0, output
+    assert len(list((cache_folder(tmp_path / "ahead") / "blobs").iterdir())) == 2  # the cat's colours and mask
+    assert not pictures._AHEAD and not pictures._AHEAD_PARTS
+    monkeypatch.undo()
+    pictures._ENCODED.clear()
+    code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "here", "--no-cache")
+    assert code == 0, output
+    assert not (tmp_path / "here" / ".pnp-cache").exists()
+    assert ((tmp_path / "ahead" / "tomb" / "tomb-cards.pdf").read_bytes()
+            == (tmp_path / "here" / "tomb" / "tomb-cards.pdf").read_bytes())
+
+
+def test_a_png_not_started_in_the_background_is_encoded_where_it_is_needed(data):
+    path = data / "art" / "cat.png"
+    digest = pictures.inspect("art/cat.png", path).digest
+    pictures._ENCODED.clear()
+
+    class NotStarted:
+        def cancel(self):
+            return True
+
+        def result(self):
+            raise AssertionError("waited for")
+
+    pictures._PENDING[digest] = NotStarted()
+    store, pictures.STORE[0] = pictures.STORE[0], None
+    try:
+        found = pictures.encoded("png", digest, path)
+    finally:
+        pictures.STORE[0] = store
+    assert found == pictures._png_encode(path.read_bytes())[0]
+    assert digest not in pictures._PENDING
+
+
+def test_a_build_that_fails_stops_its_helper(data, tmp_path, monkeypatch):
+    import multiprocessing
+    import os
+    import time
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    front = data / "templates" / "tomb" / "relic.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("{% endblock %}", "{{ nothing.here }}{% endblock %}", 1),
+                     encoding="utf-8")
+    code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
+    assert code == 1 and "Traceback" not in output
+    assert not pictures._AHEAD and not pictures._AHEAD_PARTS
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
+def test_named_pictures_are_the_cells_that_name_picture_files():
+    from model.sheets import Card
+
+    cards = [Card("g", "d", "a", "A", 1, extra=(("art", " art/Cat.PNG "), ("n", 3), ("note", "a.png is nice"))),
+             Card("g", "d", "b", "B", 1, extra=(("art", "art\\sun.svg"), ("back", "photos/x.JPEG"))),
+             Card("g", "d", "c", "C", 1, extra=(("art", "art/Cat.PNG"),))]
+    assert pictures.named_pictures(cards) == ["art/Cat.PNG", "art\\sun.svg", "photos/x.JPEG"]

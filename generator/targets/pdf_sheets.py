@@ -206,8 +206,9 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
     return joined, backs_only, stats
 
 
-def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str) -> bytes:
-    """One PDF of imposed pages; ``drawings`` by the placements' keys."""
+def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str):
+    """One PDF of imposed pages; ``drawings`` by the placements' keys: its bytes, or
+    ``model.atomic.Pieces`` when it holds pictures (see ``pictures.splice``)."""
     buffer = io.BytesIO()
     first = pages[0].sheet
     c = new_canvas(buffer, first.page_w, first.page_h, f"{title} - {subject}", subject)
