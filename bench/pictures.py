@@ -12,7 +12,8 @@ with icons and markup on every card.  Printed, side by side in one run:
 - a cold build (empty cache, ``pnp build`` with all cores) of the deck with its
   pictures, of the same deck without them (the art column empty) and with the
   photographs only, each in a fresh process, best of ``--repeat``; the target
-  is at most 1.5 times;
+  is at most 1.5 times; the cold builds with pictures must all write the same
+  bytes;
 - the cards PDF: its size against the sum of the picture files (target at
   most 1.1 times), and how many image objects it holds (each picture once);
 - the peak memory of the building process for 100, 200 and 400 cards (target
@@ -157,7 +158,12 @@ def cold_build(data: Path, out: Path) -> dict:
     line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
     if not line.startswith("{"):
         raise SystemExit(f"the build failed:\n{done.stdout}\n{done.stderr}")
-    return json.loads(line)
+    found = json.loads(line)
+    import hashlib
+
+    pdf = out / "bench" / "bench-cards.pdf"
+    found["pdf"] = hashlib.sha256(pdf.read_bytes()).hexdigest() if pdf.exists() else None
+    return found
 
 
 def pdf_figures(pdf: Path) -> tuple[int, int, int]:
@@ -243,6 +249,9 @@ def main() -> None:
             print(f"  {label + ':':30s} {best[key]:.2f} s (median "
                   f"{statistics.median(r['seconds'] for r in runs[key]):.2f})"
                   + ("" if key == "without" else f", ratio {best[key] / best['without']:.2f} (target: at most 1.5)"))
+        made = {r["pdf"] for r in runs["with"]}
+        print(f"cards PDF of the {args.repeat} cold builds with pictures: "
+              + ("the same bytes every time" if len(made) == 1 else f"{len(made)} DIFFERENT files"))
         size, images, masks = pdf_figures(tmp / "out-with" / "bench" / "bench-cards.pdf")
         print(f"cards PDF: {size / 1e6:.1f} MB for {total / 1e6:.1f} MB of picture files "
               f"({size / total:.2f} times; target at most 1.1); {images - masks} images and {masks} soft masks "
