@@ -918,7 +918,7 @@ def _blob_key(digest: str, mask: bool) -> str:
 # where it is needed instead (``encoded``).  A name the helper could not use is left to the
 # render stage, which says why at its row.
 
-#: The read-ahead of this build: [helper pool, its future of what it read, taken yet].
+#: The read-ahead of this build: [helper pool, its future of what it read, taken yet, its processes].
 _AHEAD: list = []
 #: digest -> the helper's encoding of that PNG (``prepare`` waits for it instead of encoding it)
 _AHEAD_PARTS: dict = {}
@@ -949,7 +949,9 @@ def read_ahead(games, store) -> bool:
     from model.workers import process_pool
 
     pool = process_pool(1)
-    _AHEAD.append([pool, pool.submit(_look_ahead, jobs, store), False])
+    looked = pool.submit(_look_ahead, jobs, store)
+    # its process, kept to be stopped: the pool forgets it once it is shut down
+    _AHEAD.append([pool, looked, False, list((getattr(pool, "_processes", None) or {}).values())])
     return True
 
 
@@ -957,7 +959,7 @@ def take_ahead() -> None:
     """Take what the helper read (the files' digests, sizes and checks, as if read here) and
     leave it the PNGs to encode (``prepare`` waits for those a PDF places)."""
     for entry in _AHEAD:
-        pool, looked, taken = entry
+        pool, looked, taken, _ = entry
         if taken:
             continue
         entry[2] = True
@@ -991,9 +993,9 @@ def end_ahead() -> None:
         part.cancel()
     _AHEAD_PARTS.clear()
     while _AHEAD:
-        pool = _AHEAD.pop()[0]
+        pool, _, _, processes = _AHEAD.pop()
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in processes:
             process.join(AHEAD_GRACE)
             if process.is_alive():
                 process.terminate()

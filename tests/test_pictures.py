@@ -509,17 +509,27 @@ def test_a_png_not_started_in_the_background_is_encoded_where_it_is_needed(data)
     assert digest not in pictures._PENDING
 
 
+def _slow_encode(digest, path):
+    """A helper's encoding that takes a minute (here: the helper of a build that failed)."""
+    import time
+
+    time.sleep(60)
+
+
 def test_a_build_that_fails_stops_its_helper(data, tmp_path, monkeypatch):
     import multiprocessing
     import os
     import time
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(pictures, "_encode_ahead", _slow_encode)  # still at work when the build fails
     front = data / "templates" / "tomb" / "relic.svg.j2"
     front.write_text(front.read_text(encoding="utf-8").replace("{% endblock %}", "{{ nothing.here }}{% endblock %}", 1),
                      encoding="utf-8")
+    started = time.monotonic()
     code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
     assert code == 1 and "Traceback" not in output
+    assert time.monotonic() - started < 20  # not the helper's minute
     assert not pictures._AHEAD and not pictures._AHEAD_PARTS
     deadline = time.monotonic() + 5
     while multiprocessing.active_children() and time.monotonic() < deadline:
