@@ -65,7 +65,8 @@ class BuildResult:
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     content_hash: str = ""
-    data: dict[Path, bytes] = field(default_factory=dict, repr=False)  # unwritten files (write=False)
+    data: dict[Path, bytes] = field(default_factory=dict, repr=False)  # unwritten files (write=False): bytes, or
+    # model.atomic.Pieces for a PDF with pictures (bytes(value) reads it whole)
     obsolete: list[Path] = field(default_factory=list, repr=False)  # removed when written, unless in files
     notes: list[str] = field(default_factory=list)  # what the layout gave up for the printable area, in words
     changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)

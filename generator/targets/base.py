@@ -35,7 +35,8 @@ class DeckStats:
 
 @dataclass
 class TargetOutput:
-    files: dict[Path, bytes] = field(default_factory=dict)  # relative to output/<game>/, in order
+    files: dict[Path, bytes] = field(default_factory=dict)  # relative to output/<game>/, in order; a PDF with
+    # pictures is model.atomic.Pieces (written in pieces, bytes(value) reads it whole)
     problems: list[Problem] = field(default_factory=list)
     pages: int = 0  # pages printed, for the build summary
     decks: list[DeckStats] = field(default_factory=list)  # per-deck figures, from a target that imposes sheets
