@@ -12,7 +12,7 @@ runner seeds.
 
 from __future__ import annotations
 
-from model.errors import PnpError
+from model.errors import CommandLineError, PnpError
 from validator.kit import SIMULTANEOUS, Bot
 
 
@@ -157,12 +157,12 @@ def parse_bots(text: str, players: int, spec=None) -> tuple[str, ...]:
     known = known_bots(spec)
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
-        raise PnpError("--bots needs a bot name; known bots: " + ", ".join(known))
+        raise CommandLineError("--bots needs a bot name; known bots: " + ", ".join(known))
     bad = [n for n in names if n not in known]
     if bad:
-        raise PnpError(f"unknown bot '{bad[0]}'; known bots: {', '.join(known)}")
+        raise CommandLineError(f"unknown bot '{bad[0]}'; known bots: {', '.join(known)}")
     if len(names) == 1:
         return names * players
     if len(names) != players:
-        raise PnpError(f"--bots lists {len(names)} bots for {players} players; give one name or one per player")
+        raise CommandLineError(f"--bots lists {len(names)} bots for {players} players; give one name or one per player")
     return names

@@ -14,7 +14,7 @@ from typing import Callable
 
 from model import __version__
 from model.atomic import AtomicFile
-from model.errors import PnpError, Problem
+from model.errors import CommandLineError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
 from validator.kit.stats import diff_interval
 from validator.kit.stats import rate as _rate
@@ -112,9 +112,10 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     spec = get_spec(data)  # (the game's data: its folder's rules count too)
     data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
-        raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {opts.players}")
+        raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, "
+                               f"not {opts.players}")
     if opts.games < 1:
-        raise PnpError("--games must be 1 or more")
+        raise CommandLineError("--games must be 1 or more")
     rules = spec.options(opts.rules)
     game = spec.make(data, opts.players, **opts.rules)
     problems = static_problems(spec, data, opts.players)
@@ -154,7 +155,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     sweep = sorted({n for n in opts.sweep if n != opts.players})
     for n in sweep:
         if not spec.min_players <= n <= spec.max_players:
-            raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {n}")
+            raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {n}")
         names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from model.errors import EngineFailure, PnpError
+from model.errors import CommandLineError, EngineFailure, PnpError
 from validator.validate import Options
 
 from ..console import err, out, progress_bar
@@ -84,15 +84,15 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
 
         refuse_clashes(slugs, replay)
     if scheduler and explicit(ctx, "workers"):
-        raise PnpError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
+        raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     if replay is not None:
         for name in ("scheduler", "workers", "n_games", "skill_games", "out_dir", "conformance"):
             if explicit(ctx, name):
-                raise PnpError(f"--replay plays one game; it cannot be combined with {_FLAGS.get(name, '--' + name)}")
+                raise CommandLineError(f"--replay plays one game; it cannot be combined with {_FLAGS.get(name, '--' + name)}")
     if conformance:
         for name in ("scheduler", "skill_games", "out_dir", "compare"):
             if explicit(ctx, name):
-                raise PnpError(f"--conformance checks the engine and writes nothing; it cannot be combined with "
+                raise CommandLineError(f"--conformance checks the engine and writes nothing; it cannot be combined with "
                                f"{_FLAGS.get(name, '--' + name)}")
 
     project = load_project(data, list(slugs) or None)
@@ -111,7 +111,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
 
     if replay is not None:
         if len(targets) != 1:
-            raise PnpError(f"--replay needs one game; name it, e.g. pnp validate {targets[0]} --replay {replay}")
+            raise CommandLineError(f"--replay needs one game; name it, e.g. pnp validate {targets[0]} --replay {replay}")
         from validator.validate import replay as run_replay
 
         slug = targets[0]

@@ -136,9 +136,9 @@ def test_option_clashes_and_bad_values(data_copy):
         (["--rule", "colour=red"], "unknown rules option 'colour' for pyramid-scheme; known: actions"),
         (["--rule", "condition-match=mostly"], "'mostly' is not one of at-least, exactly"),
     ]
-    for args, message in cases:
+    for args, message in cases:  # a mistake on the command line: exit 2, as sweep and tune say it, never 1 (a FAIL)
         result = CliRunner().invoke(main, ["validate", "pyramid-scheme", *args, "--data", str(data_copy)])
-        assert result.exit_code == 1, args
+        assert result.exit_code == 2, args
         assert message in result.output, (args, result.output)
         assert "Traceback" not in result.output
 
@@ -176,7 +176,7 @@ def test_replay_prints_the_game_move_by_move(data_copy):
 def test_strict_run(data_copy):
     result = run(["pyramid-scheme", "--games", "30", "--skill-games", "1", "--workers", "1", "--strict",
                   "--data", str(data_copy), "--bots", "random,greedy,search"])
-    assert result.exit_code == 1  # three bots for four players
+    assert result.exit_code == 2  # three bots for four players: the command line's mistake
     result = run(["pyramid-scheme", "--games", "30", "--skill-games", "1", "--workers", "1", "--strict",
                   "--players", "3", "--data", str(data_copy), "--bots", "random,greedy,search"])
     assert result.exit_code in (0, 1)

@@ -52,7 +52,7 @@ def test_players_out_of_range_is_one_clear_line(project_root, tmp_path):
     result = CliRunner().invoke(main, ["validate", "pyramid-scheme", "--data", str(project_root), "--games", "5",
                                        "--players", "4,7", "--skill-games", "0", "--workers", "1",
                                        "--out", str(tmp_path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a mistake on the command line, not a FAIL verdict
     assert "Pyramid Scheme takes 2-4 players, not 7" in result.output
     bad = CliRunner().invoke(main, ["validate", "pyramid-scheme", "--players", "four"])
     assert bad.exit_code == 2 and "'four' is not a player count" in bad.output

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from model.errors import PnpError
+from model.errors import CommandLineError, PnpError
 
 
 @dataclass(frozen=True)
@@ -33,22 +33,22 @@ class Param:
                 return True
             if low in ("0", "false", "no", "off"):
                 return False
-            raise PnpError(f"rules option {name}: '{raw}' is not true or false")
+            raise CommandLineError(f"rules option {name}: '{raw}' is not true or false")
         if isinstance(d, int):
             try:
                 value = int(raw)
             except ValueError:
-                raise PnpError(f"rules option {name}: '{raw}' is not a whole number") from None
+                raise CommandLineError(f"rules option {name}: '{raw}' is not a whole number") from None
             if value < 0:
-                raise PnpError(f"rules option {name}: {value} must be 0 or more")
+                raise CommandLineError(f"rules option {name}: {value} must be 0 or more")
             return value
         if isinstance(d, float):
             try:
                 return float(raw)
             except ValueError:
-                raise PnpError(f"rules option {name}: '{raw}' is not a number") from None
+                raise CommandLineError(f"rules option {name}: '{raw}' is not a number") from None
         if self.choices and raw not in self.choices:
-            raise PnpError(f"rules option {name}: '{raw}' is not one of {', '.join(self.choices)}")
+            raise CommandLineError(f"rules option {name}: '{raw}' is not one of {', '.join(self.choices)}")
         return raw
 
 
@@ -207,10 +207,10 @@ class GameSpec:
             key = key.strip().replace("_", "-")
             name = key.replace("-", "_")
             if not sep:
-                raise PnpError(f"--rule '{pair}' is not KEY=VALUE")
+                raise CommandLineError(f"--rule '{pair}' is not KEY=VALUE")
             if name not in self.params:
                 known = ", ".join(sorted(k.replace("_", "-") for k in self.params))
-                raise PnpError(f"unknown rules option '{key}' for {self.slug}; known: {known}")
+                raise CommandLineError(f"unknown rules option '{key}' for {self.slug}; known: {known}")
             out[name] = self.params[name].parse(key, raw.strip())
         return out
 
