@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from model.errors import EngineFailure, InvariantViolation, PnpError
+from model.errors import CommandLineError, EngineFailure, InvariantViolation, PnpError
 from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
@@ -48,6 +48,9 @@ from .thresholds import Thresholds
 HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"
 CHECKS = ("loads", "random playouts (--strict)", "zones", "same seed, same game", "any worker count", "clones",
           "observations", "bots see only their View", "a short report")
+#: Games played again by a fresh interpreter (its own hash seed): a game that iterates over a set of
+#: strings differs there only if it reaches the code that does, so more than a few.
+FRESH_GAMES = 12
 
 
 @dataclass
@@ -119,7 +122,7 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
     result.players = counts
     bad = [n for n in counts if not spec.min_players <= n <= spec.max_players]
     if bad:
-        raise PnpError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {bad[0]}")
+        raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {bad[0]}")
     data = with_expansions(data, opts.expansions)
     games = {}
     try:
@@ -353,7 +356,7 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
                     tally = run_stream(pool, game, "conformance", opts.seed, opts.worker_games, [names],
                                        PlayOptions(turn_cap=play_opts.turn_cap), TimeModel(), rows.extend)
                 runs[workers] = (rows, _tally_figures(tally))
-            seeds = [row[1] for row in runs[1][0][:4]]
+            seeds = [row[1] for row in runs[1][0][:FRESH_GAMES]]
             fresh = _fresh_process(game, seeds, names, play_opts)
     except PnpError as exc:
         check.failed(str(exc), getattr(exc, "seed", None))
