@@ -242,14 +242,13 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
 
     use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
-    if cache is not None and hasattr(cache, "get_blob"):
+    if pictures or (cache is not None and hasattr(cache, "get_blob")):
         from . import pictures as _pictures
 
-        _pictures.STORE[0] = cache  # encoded pictures kept across builds
-    if pictures:  # what a helper read ahead (pnp build), before worker processes are forked
-        from . import pictures as _pictures
-
-        _pictures.take_ahead()
+        if cache is not None and hasattr(cache, "get_blob"):
+            _pictures.STORE[0] = cache  # encoded pictures kept across builds
+        if pictures:  # what a helper read ahead (pnp build), before worker processes are forked
+            _pictures.take_ahead()
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores

@@ -158,8 +158,6 @@ def content_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-_hash = content_digest
-
 
 def digest_of(path: Path, key: tuple | None = None) -> str:
     """The digest of a file's bytes, read again only when the file changed (size, time, inode;
@@ -171,7 +169,7 @@ def digest_of(path: Path, key: tuple | None = None) -> str:
     digest = _DIGESTS.get(key)
     if digest is None:
         with open(path, "rb") as fh:
-            digest = _DIGESTS[key] = _hash(fh.read())
+            digest = _DIGESTS[key] = content_digest(fh.read())
     return digest
 
 
@@ -187,7 +185,7 @@ def inspect(rel: str, path: Path) -> Picture:
     if size > MAX_BYTES:
         raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
     data = path.read_bytes()
-    digest = _hash(data)
+    digest = content_digest(data)
     checked = _CHECKED.get(digest)
     if checked is None:
         kind = KINDS[path.suffix.lower()]
@@ -214,20 +212,32 @@ def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
 def _claimed_size(data: bytes, kind: str) -> tuple[int, int] | None:
     """The size a PNG's or JPEG's header claims, read without decoding anything."""
     if kind == "png":
-        info = png_info(data[:4096])
+        info = png_info(data[:4096], rows=False)
         return (info["width"], info["height"]) if info and "width" in info else None
-    pos = 2
-    while pos + 9 < len(data) and data[pos] == 0xFF:
-        marker = data[pos + 1]
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            pos += 2
-            continue
-        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+    for marker, pos, _ in _jpeg_segments(data):
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and pos + 9 <= len(data):  # a frame
             h, w = struct.unpack(">HH", data[pos + 5:pos + 9])
             return w, h
-        pos += 2 + length
     return None
+
+
+def _jpeg_segments(data: bytes):
+    """A JPEG's marker segments from its start: (marker, where it starts, where it ends), up to
+    its start of scan or as far as ``data`` goes."""
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # markers without a length
+            pos += 2
+            continue
+        end = pos + 2 + struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        yield marker, pos, end
+        if marker == 0xDA:
+            return
+        pos = end
 
 
 def _too_large(rel: str, size: tuple[int, int] | None) -> None:
@@ -274,7 +284,7 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
 def _check_as_is_rows(data: bytes) -> None:
     """A PNG the PDF takes as it is (its compressed rows copied, never decoded here) must hold
     a whole zlib stream of all its rows: else OSError, as for a truncated file."""
-    info = png_info(_head(data))
+    info = png_info(data, rows=False)
     if info is None or not _png_as_is(info):
         return  # decoded and split when embedded, which finds any fault there
     info = png_info(data)
@@ -449,14 +459,17 @@ _SVG_LISTS: dict = {}
 _SVG_SIZES: dict = {}
 
 
-def png_info(data: bytes) -> dict | None:
-    """IHDR of a PNG and whether its compressed rows can go into a PDF as they are."""
+def png_info(data: bytes, rows: bool = True) -> dict | None:
+    """IHDR of a PNG and whether its compressed rows can go into a PDF as they are; with
+    ``rows=False`` the chunks before the rows alone (every header fact: PNG puts them first)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         return None
     pos = 8
     info: dict = {"idat": [], "plte": None, "trns": False}
     while pos + 8 <= len(data):
         length, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        if tag == b"IDAT" and not rows:
+            break
         body = data[pos + 8:pos + 8 + length]
         if tag == b"IHDR":
             w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -584,17 +597,6 @@ def splice(pdf: bytes, canvas):
     return Pieces(chunks)
 
 
-def _head(data: bytes) -> bytes:
-    """The chunks of a PNG's bytes up to its first IDAT (see ``_png_head``)."""
-    pos = 8
-    while pos + 8 <= len(data):
-        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        if tag in (b"IDAT", b"IEND"):
-            return data[:pos + 8]
-        pos += 12 + length
-    return data
-
-
 def _png_head(path: Path) -> bytes:
     """The chunks of a PNG up to its first IDAT (enough for ``png_info``'s header facts)."""
     out = bytearray()
@@ -619,7 +621,7 @@ _JPEG: dict = {}  # digest -> a JPEG's image dictionary entries
 STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the build
 
 
-def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, bytes]:
+def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, object]:
     """(dictionary entries, stream content) of a picture's image XObject (or of its soft mask).
     A JPEG's content is its file as it is (``FileRange``: copied from the file when the PDF is
     written, and only if the file is still the one checked here)."""
@@ -673,27 +675,9 @@ def _jpeg_head(path: Path) -> bytes:
     """A JPEG file's markers up to its picture data (all of the file when they run past 64 KB)."""
     with open(path, "rb") as fh:
         head = fh.read(1 << 16)
-        if _jpeg_markers_end(head) is None:
+        if not any(marker == 0xDA and end <= len(head) for marker, _, end in _jpeg_segments(head)):
             head += fh.read()
     return head
-
-
-def _jpeg_markers_end(data: bytes) -> int | None:
-    """Where a JPEG's picture data starts (after its start-of-scan marker), if ``data`` gets that far."""
-    pos = 2
-    while pos + 4 <= len(data) and data[pos] == 0xFF:
-        marker = data[pos + 1]
-        if marker == 0xFF:  # fill byte
-            pos += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            pos += 2
-            continue
-        end = pos + 2 + struct.unpack(">H", data[pos + 2:pos + 4])[0]
-        if marker == 0xDA:
-            return end if end <= len(data) else None
-        pos = end
-    return None
 
 
 def _jpeg(data: bytes) -> tuple:
