@@ -225,7 +225,7 @@ def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path],
         folder = Path(opts.out) / data.slug / "validation"
         record = compare_record(out)
         out.files = write_files({folder / "compare.json": json.dumps(record, indent=2) + "\n",
-                                 folder / "compare.html": render_compare(out, spec)})
+                                 folder / "compare.html": render_compare(out)})
     return out
 
 

@@ -42,7 +42,7 @@ def plot_differences(figures: dict) -> str:
     return svg(fig)
 
 
-def render_compare(c, spec) -> str:
+def render_compare(c) -> str:
     run, ref_run = c.summary["run"], c.reference["run"]
     worse = c.worse
     better = [v for v in c.verdicts if v["change"] == "better"]

@@ -248,8 +248,9 @@ def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1) -> di
         for k in diffs:
             kind, xa, scale = left[k]
             _, xb, _ = right[k]
-            diffs[k].append(scale * (_stat(kind, xb[idx], b.players) - _stat(kind, xa[idx], a.players)))
-            alone[k].append(scale * (_stat(kind, xb[other], b.players) - _stat(kind, xa[idx], a.players)))
+            sa = _stat(kind, xa[idx], a.players)
+            diffs[k].append(scale * (_stat(kind, xb[idx], b.players) - sa))
+            alone[k].append(scale * (_stat(kind, xb[other], b.players) - sa))
         done += m
     for k in diffs:
         kind, xa, scale = left[k]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from model.atomic import write_files
 from validator.kit import get_spec
+from validator.kit.spec import option_text
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, ci, esc, num, pct, plt, svg, table
 
 CAVEAT = "Bots are not people: read these figures as the deck's tendencies under simple, tireless play."
@@ -225,7 +226,7 @@ def render_html(s: dict, spec=None) -> str:
         ["master seed", run["master_seed"]],
         ["turn cap", run["turn_cap"]],
         ["strict invariants", "on" if run["strict"] else "off"],
-        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={str(v).lower() if isinstance(v, bool) else v}"
+        ["rules options", esc(", ".join(f"{k.replace('_', '-')}={option_text(v)}"
                                         for k, v in run["rules_options"].items()))],
         ["thresholds", esc(run["thresholds_source"])],
         ["wall time", f"{timing['wall_seconds']:.1f} s"],
@@ -372,8 +373,7 @@ def _readings_body(run: dict) -> str:
     rows = []
     for r in readings:
         others = ", ".join(f"<code>--rule {esc(r['option'])}={esc(o)}</code>" for o in r.get("others", []))
-        value = str(r["value"]).lower() if isinstance(r["value"], bool) else r["value"]
-        rows.append([f"<code>{esc(r['option'])}={esc(value)}</code>", esc(r["reading"]), others or "-"])
+        rows.append([f"<code>{esc(r['option'])}={esc(option_text(r['value']))}</code>", esc(r["reading"]), others or "-"])
     return ("<h3>Readings in play</h3><p class='muted'>Where the rulebook is silent or reads two ways, the option "
             "below says which reading these games played (docs/rules-notes.md quotes each sentence).</p>"
             + table(["option", "reading", "the other reading"], rows, left=3))

@@ -155,7 +155,7 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
 
         texts = {
             out_dir / "sweep.csv": sweep_csv(spec, axes, results),
-            out_dir / "sweep.json": json.dumps(sweep_json(record, spec, axes, results), indent=2) + "\n",
+            out_dir / "sweep.json": json.dumps(sweep_json(record, spec, results), indent=2) + "\n",
             out_dir / "report.html": render_sweep(record, spec, axes, results),
         }
         files = write_files(texts)
@@ -215,7 +215,7 @@ def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
     return buf.getvalue()
 
 
-def sweep_json(record: dict, spec, axes: list[Axis], results: list[Evaluated]) -> dict:
+def sweep_json(record: dict, spec, results: list[Evaluated]) -> dict:
     return {"sweep": record, "figures": {k: {"label": lab, "unit": unit} for k, (lab, unit, _) in
                                          describe(spec).items()},
             "variants": [{"variant": r.variant.index + 1, "point": list(r.variant.point), "as_is": r.variant.current,

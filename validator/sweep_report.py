@@ -3,6 +3,7 @@ evaluated variants alone (the same variants draw the same bytes, whatever the wo
 
 from __future__ import annotations
 
+from validator.kit.spec import option_text
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, esc, plt, svg, table
 
 from .figures import describe
@@ -131,7 +132,7 @@ def run_table(record: dict) -> str:
     rows = [["game", f"{esc(record['title'])} (<code>{esc(record['game'])}</code>)"],
             ["games per variant", f"{record['games']:,}"], ["players", esc(record["players"])],
             ["bots", esc(record["bots"])], ["master seed", esc(record["master_seed"])],
-            ["rules options", esc(", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+            ["rules options", esc(", ".join(f"{k}={option_text(v)}"
                                             for k, v in record["rules_options"].items()))],
             ["thresholds", esc(record["thresholds_source"])]]
     if record.get("expansions"):

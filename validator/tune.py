@@ -183,7 +183,7 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
     started = time.perf_counter()
     from validator.kit import get_spec
 
-    spec = get_spec(data)
+    spec = get_spec(data)  # the goals are checked before any variant is compiled
     if not goal_texts:
         raise CommandLineError("give at least one --goal, e.g. --goal seat-spread<5 or --goal verdicts")
     goals = [parse_goal(t, spec) for t in goal_texts]
@@ -238,7 +238,7 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
 
         out_dir = Path(opts.out) / data.slug / "tune"
         record = tune_record(data, spec, axes, goals, opts, plan)
-        result.files = write_files({out_dir / "tune.csv": tune_csv(spec, axes, goals, result),
+        result.files = write_files({out_dir / "tune.csv": tune_csv(axes, goals, result),
                                     out_dir / "tune.json": json.dumps(tune_json(record, result), indent=2) + "\n",
                                     out_dir / "report.html": render_tune(record, spec, result)})
     result.seconds = time.perf_counter() - started
@@ -267,7 +267,7 @@ def tune_record(data, spec, axes, goals, opts: TuneOptions, plan) -> dict:
             "plan": [{"games": g, "variants": n} for g, n in plan], "axes": axes_record(axes)}
 
 
-def tune_csv(spec, axes, goals: list[Goal], result: TuneResult) -> str:
+def tune_csv(axes, goals: list[Goal], result: TuneResult) -> str:
     import csv
     import io
 

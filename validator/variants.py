@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from model.errors import CommandLineError, PnpError
 from model.manifest import COMMON_COLUMNS
 
+from .kit.spec import option_text
+
 MAX_GRID = 2000  # variants a grid may hold without --sample
 
 _SPEC = re.compile(r"^\s*([A-Za-z][\w-]*)(?::([^=]+))?\s*=(.*)$")
@@ -174,11 +176,7 @@ def _rule_axis(spec_text, key, values, spec) -> Axis:
     label = key.replace("_", "-")
     default = param.default
     return Axis("rule", f"rule:{label}", target=name, values=tuple(out), labels=tuple(values),
-                base=default if default in out else None, base_label=_text(default))
-
-
-def _text(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+                base=default if default in out else None, base_label=option_text(default))
 
 
 def _card_axis(spec_text, column, card_id, values, data) -> Axis:

@@ -55,12 +55,7 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     project = load_project(data, [slug])
     spec = get_spec(project.games[slug])
     boxes = project.select_expansions(common["expansions"], strict=True)[slug]
-    try:
-        parsed = spec.parse_options(list(common["rules"]))
-    except CommandLineError:
-        raise
-    except Exception as exc:  # an unknown option or value: a command-line mistake
-        raise CommandLineError(str(exc)) from None
+    parsed = spec.parse_options(list(common["rules"]))  # a mistake there: the command line's (exit 2)
     th = load_thresholds(find_thresholds(data, common["thresholds"]))
     return project.games[slug], make(players=common["players"], seed=common["seed"], workers=common["workers"],
                                      scheduler=common["scheduler"], bots=common["bots"], rules=parsed, thresholds=th,

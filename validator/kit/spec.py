@@ -191,9 +191,9 @@ class GameSpec:
             key = name.replace("_", "-")
             if value != p.default:
                 out.append({"option": key, "value": value, "default": p.default, "set": True,
-                            "reading": f"set with --rule {key}={_text(value)} (default {_text(p.default)})"})
+                            "reading": f"set with --rule {key}={option_text(value)} (default {option_text(p.default)})"})
             elif p.reading:
-                others = ([_text(not p.default)] if isinstance(p.default, bool) else
+                others = ([option_text(not p.default)] if isinstance(p.default, bool) else
                           [c for c in p.choices if c != p.default])
                 out.append({"option": key, "value": value, "default": p.default, "set": False,
                             "reading": p.reading, "others": others})
@@ -215,6 +215,6 @@ class GameSpec:
         return out
 
 
-def _text(value) -> str:
-    """An option value as the command line writes it."""
+def option_text(value) -> str:
+    """An option value as the command line writes it (``true``, ``false``, ``3``, ``end``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)

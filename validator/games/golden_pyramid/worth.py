@@ -7,7 +7,6 @@ player has and what one more card or cube of a colour would change.  Ratings are
 from __future__ import annotations
 
 from . import geometry as geo
-from .constants import CARDS, CUBE, CUBES
 
 TOP = geo.LEVELS
 SCALE = 4.0  # scores are VP x 4: the kit's search bot looks again at calls closer than its margin (4): 1 VP here
@@ -22,7 +21,7 @@ class Tables:
     """The terms the scores read by card design, value and situation, worked out once per game (kept on
     the compiled game as ``_heuristic_tables``)."""
 
-    __slots__ = ("worth", "held4", "held", "cards4", "cube_rows", "card_info")
+    __slots__ = ("worth", "held4", "held", "cards4")
 
     def __init__(self, g):
         val = g.d_val
@@ -44,19 +43,6 @@ class Tables:
                     k = room
                 row.append(SCALE * (0.55 * k + (0.1 * (v - 2) if v > 2 else 0.0)))
             self.cards4.append(tuple(row))
-        self.cube_rows = {}  # cube_terms by its arguments
-        # by the open level and card design: (colour, value, held4 row, its cubes, one cube and cards actions)
-        col = g.d_col
-        self.card_info = [()] + [tuple((col[d], val[d], row[d], CUBES + d, CUBE + d, CARDS + d) for d in range(g.D))
-                                 for row in self.held4[1:]]
-
-    def cube_row(self, wanted_bag: int, bag_n: int, short: bool) -> tuple:
-        """``cube_terms``, remembered by its arguments."""
-        key = (wanted_bag, bag_n, short)
-        row = self.cube_rows.get(key)
-        if row is None:
-            row = self.cube_rows[key] = self.cube_terms(wanted_bag, bag_n, short)
-        return row
 
     def cube_terms(self, wanted_bag: int, bag_n: int, short: bool) -> tuple:
         """By card value: drawing that many cubes (keep half rounded up), times SCALE."""

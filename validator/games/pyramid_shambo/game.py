@@ -322,7 +322,7 @@ class ShamboGame(Game):
         payee a change to give, the smallest overpayment of any pieces the payee can give change for (e.g.
         two 3-pip pieces for a 2-pip fee, change 4 given as two 2-pip pieces, where one 3 would need a
         1-pip change the payee does not hold).  Every such set at that amount, with every change."""
-        n, total, have = self.N, self.pips(hp), self.pips(hw)
+        total, have = self.pips(hp), self.pips(hw)
         for paid in range(due + 1, min(total, due + have) + 1):
             backs = self.subsets_sum(hw, paid - due)
             if not backs:
