@@ -147,7 +147,9 @@ class Tally:
     figure_defs: tuple = ()  # the engine's headline figures (GameSpec.figures)
     figures: dict = field(default_factory=dict)  # figure key -> Counter(value per game -> games)
 
-    def add_game(self, index: int, seed: int, record, bots: tuple[str, ...], play: dict, model: TimeModel) -> None:
+    def add_game(self, index: int, seed: int, record, bots: tuple[str, ...], play: dict, model: TimeModel) -> tuple:
+        """Count one game; returns its value of each of the engine's figures (``figure_defs``), for
+        the per-game rows a paired comparison reads."""
         # (every count below is kept in the order a plain loop over the record adds it: same figures, same dicts)
         self.games += 1
         seats = record.seats
@@ -197,13 +199,14 @@ class Tally:
                 by_seat[seats[p]] += v
         if self.ext is not None:
             self.ext.add(record, bots)
-        if self.figure_defs:
+        values = tuple(f.value(record) for f in self.figure_defs)
+        if values:
             figures = self.figures
-            for f in self.figure_defs:
+            for f, value in zip(self.figure_defs, values):
                 hist = figures.get(f.key)
                 if hist is None:
                     hist = figures[f.key] = Counter()
-                hist[f.value(record)] += 1
+                hist[value] += 1
         self.decisions += play["decisions"]
         self.choices += play["choices"]
         self.legal_sum += play["legal_sum"]
@@ -213,6 +216,7 @@ class Tally:
             self.add_failure(end, index, seed)
         if play.get("standings"):
             self.add_quality(game_quality(play["standings"], winners))
+        return values
 
     def add_quality(self, q: dict) -> None:
         self.q_games += 1

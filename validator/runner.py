@@ -194,18 +194,17 @@ def run_batch(batch: Batch) -> BatchResult:
     """Play a batch; a game that raises ends the run with one line naming its seed and action."""
     tally = new_tally(batch.game.spec)
     rows, values = [], []
-    figures = batch.game.spec.figures if batch.values else ()
     seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
     for i, seed in enumerate(seeds, batch.start):
         bots = batch.bots[i % len(batch.bots)]
         try:
             state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
             record = state.record()
-            tally.add_game(i, seed, record, bots, stats, batch.model)
+            figures = tally.add_game(i, seed, record, bots, stats, batch.model)
             if batch.rows:
                 rows.append(_row(i, seed, bots, record, batch.model))
             if batch.values:
-                values.append(tuple(f.value(record) for f in figures))
+                values.append(figures)
         except (InvariantViolation, EngineFailure):
             raise
         except Exception as exc:  # noqa: BLE001 - the engine's fault, told with the seed that shows it
