@@ -72,8 +72,7 @@ class BuildResult:
     changed: list[str] = field(default_factory=list)  # ids of the designs rendered anew (not from the cache)
     parsed: int = 0  # SVGs parsed in this build
     rendered: object = field(default=None, repr=False, compare=False)  # the RenderedGame, in this process only
-    pictures: list[Path] = field(default_factory=list)  # the picture files its designs placed
-    picture_digests: dict[Path, str] = field(default_factory=dict)  # ... and the digest of each
+    pictures: dict[Path, str] = field(default_factory=dict)  # the picture files its designs placed: their digests
     target_pages: dict[str, int] = field(default_factory=dict)  # target name -> its pages (card sheets, reference)
 
     @property
@@ -259,15 +258,20 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
 
     outputs: dict[str, TargetOutput] = {}
     early: dict[str, object] = {}
+
+    def start_early(content_hash: str) -> None:  # the targets that need no designs (the reference sheet)
+        for name in names:
+            if not TARGETS.needs_designs(name):
+                early[name] = (pool or (pools[0] if pools else new_pool())).submit(
+                    _target_in_worker, name, game, options, content_hash, cache)
+
     try:
         if workers > 1 or pool is not None:
-            # the targets that need no designs (the reference sheet) go to a worker
-            # first; what both need is imported (and its fonts read) here before it starts
+            # the targets that need no designs go to a worker first; what both need is
+            # imported (and its fonts read) here before it starts
             _prepare_workers([game])
-            for name in names:
-                if not TARGETS.needs_designs(name) and not pictures:
-                    early[name] = (pool or (pools[0] if pools else new_pool())).submit(
-                        _target_in_worker, name, game, options, digest, cache)
+            if not pictures:
+                start_early(digest)
         from .designs import RenderJob, RenderOptions
 
         targets = [TARGETS[n] for n in names]
@@ -277,11 +281,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                         min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
         rendered = job.result()
         if pictures and (workers > 1 or pool is not None) and not rendered.errors:
-            # the hash on every page takes in the pictures: the reference is started once it is known
-            for name in names:
-                if not TARGETS.needs_designs(name):
-                    early[name] = (pool or (pools[0] if pools else new_pool())).submit(
-                        _target_in_worker, name, game, options, rendered.content_hash, cache)
+            start_early(rendered.content_hash)  # the hash on every page takes in the pictures: known now
         if pictures and not rendered.errors:
             _prepare_pictures(rendered, max(workers, 2 if pool is not None else 1))
         early_errors: list[Problem] = []
@@ -328,10 +328,8 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
                          obsolete=[folder / path for o in ordered for path in o.obsolete] + _owned(folder, ordered),
                          notes=list(dict.fromkeys(n for o in ordered for n in o.notes)),
                          changed=[d.card.id for d in rendered.rendered], parsed=rendered.parsed, rendered=rendered,
-                         pictures=sorted({game.manifest.data_folder / rel for d in rendered.designs
-                                          for rel, _ in d.pictures}),
-                         picture_digests={game.manifest.data_folder / rel: digest for d in rendered.designs
-                                          for rel, digest in d.pictures})
+                         pictures={game.manifest.data_folder / rel: digest for d in rendered.designs
+                                   for rel, digest in sorted(d.pictures)})
     if cache is not None and hasattr(cache, "flush"):
         cache.flush()
         result.warnings += [w for w in getattr(cache, "warnings", []) if w not in result.warnings]

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-#: The four faces of a family, in this order everywhere.
-STYLES = ("regular", "bold", "italic", "bold_italic")
+from model.manifest import BUILTIN_FAMILIES
+from model.manifest import FONT_STYLES as STYLES  # the four faces of a family, in this order everywhere
 
 #: SVG family name -> reportlab names of its faces (regular, bold, italic, bold italic); the built-in
 #: families' names are the file stems in matplotlib's font folder
@@ -49,8 +49,7 @@ FAMILIES: dict[str, tuple[str, str, str, str]] = {
                          "DejaVuSansMono-BoldOblique"),
     "STIX General": ("STIXGeneral", "STIXGeneralBol", "STIXGeneralItalic", "STIXGeneralBolIta"),
 }
-#: The families every game may name without declaring them.
-BUILTIN_FAMILIES = tuple(FAMILIES)
+assert tuple(FAMILIES) == BUILTIN_FAMILIES  # the families every game may name without declaring them
 DEFAULT_FAMILY = "DejaVu Sans"
 DEFAULT_FONT = "DejaVuSans"
 DEFAULT_BOLD = "DejaVuSans-Bold"

@@ -242,7 +242,7 @@ class Kit:
             self.problems.warn(file, row, column, f"{who}: text {how}, below the game's {floor:g} pt floor "
                                "(text_floor in game.toml); give it a larger box or fewer words")
         extra = f' fill-opacity="{opacity}"' if opacity is not None else ""
-        return Markup(svg_lines(fitted, x, y, w, h, family=family, bold=bold, anchor=anchor, valign=valign,
+        return Markup(svg_lines(fitted, x, y, w, h, anchor=anchor, valign=valign,
                                 fill=fill, line_height=line_height, extra=extra))
 
     def picture(self, name, x, y, w, h, fit="cover", anchor="center", field=None):
@@ -441,6 +441,8 @@ class Renderer:
         self.env = shared_env(manifest, store, fingerprint)
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
         self.pictures: dict[str, str] = {}  # pictures used since the last ``take_pictures``: name -> digest
+        from .icon_sets import game_icons
+
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
         self.found: dict = {}  # picture names resolved so far, for every design
         self.fonts = use_fonts(manifest)
@@ -501,12 +503,6 @@ _RAW_IMAGE = re.compile(r"<image\b[^>]*>")
 _HREF = re.compile(r'href\s*=\s*["\']([^"\']*)')
 _FAMILY = re.compile(r'font-family\s*=\s*"([^"]*)"')
 _ROOT = re.compile(r"<svg(?=[\s>])")
-
-
-def game_icons(folder: Path) -> dict:
-    from .icon_sets import game_icons as found
-
-    return found(folder)
 
 
 def use_fonts(manifest: Manifest) -> str:

@@ -314,12 +314,10 @@ class Prepared:
 
     words: list[list[tuple[tuple[Seg, ...], float, str]]]  # paragraphs of (segments, unit space before, its face)
     missing: list[tuple[str, str, str | None]]  # (character, face, fallback face or None), each once
-    faces: set[str]
 
 
 def prepare(parsed: Parsed, family: str, bold: bool) -> Prepared:
     """Measure a parsed text set in ``family`` (``bold``: the whole box bold)."""
-    faces: set[str] = set()
     missing: dict[tuple[str, str], str | None] = {}
     paragraphs = []
     for para in parsed.paragraphs:
@@ -334,7 +332,6 @@ def prepare(parsed: Parsed, family: str, bold: bool) -> Prepared:
                 if run.icon is not None:
                     segs.append(Seg("i", run.text, name, st.color, run.icon.advance(1.0), run.icon))
                     continue
-                faces.add(name)
                 ensure_faces(name)
                 if _chars(name).issuperset(run.text):  # every character in the face (most runs)
                     segs.append(_seg(name, run.text, st.color))
@@ -359,8 +356,7 @@ def prepare(parsed: Parsed, family: str, bold: bool) -> Prepared:
         paragraphs.append(words)
     for fb in {f for f in missing.values() if f}:
         ensure_faces(fb)
-        faces.add(fb)
-    return Prepared(paragraphs, [(ch, f, fb) for (ch, f), fb in missing.items()], faces)
+    return Prepared(paragraphs, [(ch, f, fb) for (ch, f), fb in missing.items()])
 
 
 @lru_cache(maxsize=None)
@@ -549,8 +545,8 @@ def _weight(font: str) -> tuple[str, bool, bool]:
     return "DejaVu Sans", False, False
 
 
-def svg_lines(fitted: Fitted, x: float, y: float, width: float, height: float, *, family: str, bold: bool,
-              anchor: str, valign: str, fill: str, line_height: float, extra: str = "") -> str:
+def svg_lines(fitted: Fitted, x: float, y: float, width: float, height: float, *, anchor: str, valign: str,
+              fill: str, line_height: float, extra: str = "") -> str:
     """The lines as SVG, baseline-positioned.  A line of one run is one ``<text>``
     anchored as asked; a line of several runs (styles, fonts, icons) is written
     run by run from the left, placed by the fonts' metrics."""

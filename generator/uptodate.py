@@ -136,22 +136,20 @@ def unchanged(out: Path, key: str, inputs: str) -> dict | None:
 
 
 def remember(out: Path, key: str, inputs: str, files: list[Path], lines: list[str],
-             pictures: dict[Path, str | None] | list[Path] = ()) -> None:
+             pictures: dict[Path, str] | None = None) -> None:
     """Record a build that wrote ``files`` (and printed ``lines``) from the picture files ``pictures``
-    (with the digest of each where the build knows it), for the next one to compare with.  An
+    (each with its digest, as the build read it), for the next one to compare with.  An
     output is known by its size, time and inode (the build wrote it; any later write changes
     them); a picture by those and its digest, so that a picture saved again unchanged still
     counts as the same."""
     from model.atomic import write_files
 
-    if not isinstance(pictures, dict):
-        pictures = dict.fromkeys(pictures)
     builds = _records(out)
     builds.pop(key, None)
     builds[key] = {"inputs": inputs, "files": {str(Path(f).resolve()): _stat(Path(f)) for f in files},
                    "lines": lines,
-                   "pictures": {str(Path(f).resolve()): [_stat(Path(f)), digest or file_digest(Path(f))]
-                                for f, digest in pictures.items()}}
+                   "pictures": {str(Path(f).resolve()): [_stat(Path(f)), digest]
+                                for f, digest in (pictures or {}).items()}}
     while len(builds) > KEPT:
         builds.pop(next(iter(builds)))
     payload = json.dumps({"format": RECORD_FORMAT, "builds": builds}, indent=1)

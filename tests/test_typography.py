@@ -105,7 +105,7 @@ def test_an_icon_is_a_glyph_of_its_width_when_wrapping():
 def test_an_icon_sits_on_the_baseline_sized_to_the_text_in_the_texts_colour():
     prepared = prepare(parse("Gain :coins:", icon=lambda n: icon_sets.find(n, None)), "DejaVu Sans", False)
     fitted = fit(None, 60, 10, 4.0, 4.0, prepared=prepared)
-    svg = svg_lines(fitted, 0, 0, 60, 10, family="DejaVu Sans", bold=False, anchor="start", valign="top",
+    svg = svg_lines(fitted, 0, 0, 60, 10, anchor="start", valign="top",
                     fill="#123456", line_height=1.2)
     baseline = float(re.search(r'<text x="[\d.]+" y="([\d.]+)"', svg).group(1))
     left, top, scale = map(float, re.search(r"translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)", svg).groups())

@@ -136,7 +136,7 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
     said += [f"warning {p}" for r in results for p in r.warnings]
     if record is not None and results:
         uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said,
-                          {p: r.picture_digests.get(p) for r in results for p in r.pictures})
+                          {p: d for r in results for p, d in r.pictures.items()})
     out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(len(said))}")
 
 
