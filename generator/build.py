@@ -131,7 +131,7 @@ def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
     background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
     from . import pictures
 
-    kinds = {(pictures.KINDS.get(Path(rel).suffix.lower(), "png"), digest): None
+    kinds = {(pictures.kind_of(rel), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
     pictures.prepare(list(kinds), workers)
 
@@ -353,9 +353,8 @@ def fold_repeats(problems: list[Problem]) -> list[Problem]:
     for p in problems:
         m = _RENDERING.match(p.message) if p.file.startswith(("templates/", "generator/")) else None
         if m is None:
-            key = (p.file, p.row, p.column, p.message, p.severity)
-            if key not in said:  # the same line met again (a template read for every design): said once
-                said.add(key)
+            if p not in said:  # the same line met again (a template read for every design): said once
+                said.add(p)
                 out.append(p)
             continue
         key = (p.file, p.row, p.column, m["what"], p.severity)

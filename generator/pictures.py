@@ -42,6 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 KINDS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg"}
+
+
+def kind_of(name) -> str:
+    """A picture's kind by its file's suffix (``resolve`` takes no other suffix)."""
+    return KINDS[Path(name).suffix.lower()]
+
+
 #: A picture may have at most this many pixels (a 300 dpi picture of a 47 x 67 cm poster has 44 million).
 MAX_PIXELS = 50_000_000
 #: A picture file may be at most this large.
@@ -188,7 +195,7 @@ def inspect(rel: str, path: Path) -> Picture:
     digest = content_digest(data)
     checked = _CHECKED.get(digest)
     if checked is None:
-        kind = KINDS[path.suffix.lower()]
+        kind = kind_of(path)
         checked = _read_svg(rel, data, digest) if kind == "svg" else _read_raster(rel, data, digest, kind)
         _CHECKED[digest] = checked
     picture = Picture(rel, digest, checked.kind, checked.width, checked.height, checked.orientation)

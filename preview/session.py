@@ -254,9 +254,9 @@ class Session:
 
 
 def _picture_kind(path: Path) -> str:
-    from generator.pictures import KINDS
+    from generator.pictures import kind_of
 
-    return KINDS.get(path.suffix.lower(), "png")
+    return kind_of(path)
 
 
 def _prepare_helper() -> None:
