@@ -29,7 +29,7 @@ from typing import Callable
 from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
-from .figures import Games, paired, read_games_csv, unpaired
+from .figures import Games, difference, paired, read_games_csv, unpaired
 from .validate import PASS, _RANK, Options, judged, validate_game, with_expansions
 
 #: what a summary's run record sets, and the option it is taken into
@@ -183,15 +183,14 @@ def adopt_summary(ref: Ref, slug: str, opts: Options, given: set[str], spec) -> 
 
 
 # ------------------------------------------------------------------ the comparison
-def compare_game(data, ref: Ref, opts: Options, load_reference: Callable[[Path], object] | None = None,
-                 progress: Callable | None = None) -> Comparison:
+def compare_game(data, ref: Ref, opts: Options, progress: Callable | None = None) -> Comparison:
     """Play this deck (writing its validation folder as ``pnp validate`` does) and the reference on the same
-    seeds, and compare.  ``load_reference(root)`` loads the reference's game data from a folder."""
+    seeds, and compare; a folder or revision reference's game is loaded from its root (``load_folder``)."""
     spec = get_spec(data)
     th = opts.thresholds.bind(spec)
     ref_data = None
     if ref.kind != "summary":  # the reference loaded and compiled before anything is played
-        ref_data = load_reference(ref.root)
+        ref_data = load_folder(ref.root, data.slug, ref.text)
         try:
             spec.make(with_expansions(ref_data, opts.expansions), opts.players, **opts.rules)
         except PnpError as exc:
@@ -292,10 +291,7 @@ def cards_moved(spec, before: dict, after: dict, top: int = 12) -> list[dict]:
             out.append({"id": cid, "name": (rb or ra)["name"], "measure": (rb or ra)["measure"],
                         "reference": ra, "now": rb, "difference": None, "low": None, "high": None, "clear": False})
             continue
-        d = rb["value"] - ra["value"]
-        ha = max(ra["value"] - ra["low"], ra["high"] - ra["value"])
-        hb = max(rb["value"] - rb["low"], rb["high"] - rb["value"])
-        half = (ha * ha + hb * hb) ** 0.5
+        d, half = difference(ra, rb)
         out.append({"id": cid, "name": rb["name"], "measure": rb["measure"], "reference": ra, "now": rb,
                     "difference": round(d, 2), "low": round(d - half, 2), "high": round(d + half, 2),
                     "clear": d - half > 0 or d + half < 0})

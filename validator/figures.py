@@ -269,6 +269,19 @@ def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1) -> di
     return out
 
 
+def half_width(f: dict) -> float:
+    """The larger side of a figure's 95% interval around its value (a side not known counts 0)."""
+    v = f["value"]
+    return max(v - (f["low"] if f["low"] is not None else v), (f["high"] if f["high"] is not None else v) - v)
+
+
+def difference(fa: dict, fb: dict) -> tuple[float, float]:
+    """``fb``'s value less ``fa``'s, and the half-width of its interval from the two runs' own
+    (added in quadrature: runs that did not play the same games)."""
+    ha, hb = half_width(fa), half_width(fb)
+    return fb["value"] - fa["value"], math.sqrt(ha * ha + hb * hb)
+
+
 def unpaired(a: dict, b: dict) -> dict[str, dict]:
     """Headline blocks of two runs that did not play the same games (or whose games are not at hand):
     the difference and an interval from each side's own (half-widths added in quadrature)."""
@@ -277,12 +290,7 @@ def unpaired(a: dict, b: dict) -> dict[str, dict]:
         fa = a.get(k)
         if fa is None or fa["value"] is None or fb["value"] is None:
             continue
-        d = fb["value"] - fa["value"]
-        ha = max(fa["value"] - (fa["low"] if fa["low"] is not None else fa["value"]),
-                 (fa["high"] if fa["high"] is not None else fa["value"]) - fa["value"])
-        hb = max(fb["value"] - (fb["low"] if fb["low"] is not None else fb["value"]),
-                 (fb["high"] if fb["high"] is not None else fb["value"]) - fb["value"])
-        half = math.sqrt(ha * ha + hb * hb)
+        d, half = difference(fa, fb)
         out[k] = {"label": fb["label"], "unit": fb["unit"], "reference": fa["value"], "value": fb["value"],
                   "difference": round(d, DIGITS), "low": round(d - half, DIGITS), "high": round(d + half, DIGITS),
                   "paired": False}

@@ -24,7 +24,7 @@ GIVEN = {"players_text": "players", "n_games": "games", "seed": "seed", "skill_g
 def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
     from rich.progress import MofNCompleteColumn
 
-    from validator.compare import adopt_summary, compare_game, load_folder, resolve_ref
+    from validator.compare import adopt_summary, compare_game, resolve_ref
     from validator.kit import get_spec
 
     spec = get_spec(project.games[slug])
@@ -48,7 +48,7 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
             def advance(_slug, done, total):
                 progress.update(task, completed=done, total=total)
 
-            c = compare_game(project.games[slug], ref, opts, lambda root: load_folder(root, slug, ref.text), advance)
+            c = compare_game(project.games[slug], ref, opts, advance)
     finally:
         ref.close()
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red", None: "dim"}

@@ -94,7 +94,7 @@ def sweep(ctx, slug, vary, n_games, sample, **common):
         table.add_column(a.name, no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     shown = {"median-minutes": "median min", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
-    from validator.figures import GENERIC
+    from validator.figures import GENERIC, half_width
 
     for key in (result.results[0].headline if result.results else {}):  # the engine's own figures too
         if key not in GENERIC:
@@ -106,8 +106,7 @@ def sweep(ctx, slug, vary, n_games, sample, **common):
         figs = []
         for key in shown:
             f = r.headline[key]
-            half = max(f["value"] - f["low"], f["high"] - f["value"]) if f["value"] is not None else 0
-            figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half:.1f}")
+            figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half_width(f):.1f}")
         st = styles[r.status]
         table.add_row(str(v.index + 1) + (" *" if v.current else ""), *v.values, f"[{st}]{r.status}[/{st}]", *figs)
     out.print(table)
