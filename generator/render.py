@@ -507,36 +507,17 @@ _ROOT = re.compile(r"<svg(?=[\s>])")
 
 def use_fonts(manifest: Manifest) -> str:
     """Make the game's own families known (``fonts.use_game_fonts``); a digest of their
-    files, '' for a game without its own fonts."""
+    faces, '' for a game without its own fonts (a face's name holds its file's digest:
+    another file under the same name is another digest)."""
     if not manifest.fonts:
         return ""
-    from .fonts import GameFamily, use_game_fonts
-
-    use_game_fonts([GameFamily(name, files) for name, files in manifest.fonts.items()])
-    return _fonts_digest(tuple((name, tuple(str(f) if f else "" for f in files)) for name, files in
-                               sorted(manifest.fonts.items())), _stamps(manifest))
-
-
-def _stamps(manifest: Manifest) -> tuple:
-    out = []
-    for files in manifest.fonts.values():
-        for f in files:
-            if f:
-                st = Path(f).stat()
-                out.append((st.st_size, st.st_mtime_ns))
-    return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def _fonts_digest(families: tuple, stamps: tuple) -> str:
     import hashlib
 
-    h = hashlib.blake2b(digest_size=8)
-    for name, files in families:
-        h.update(name.encode())
-        for f in files:
-            h.update(Path(f).read_bytes() if f else b"-")
-    return h.hexdigest()
+    from .fonts import FAMILIES, GameFamily, use_game_fonts
+
+    use_game_fonts([GameFamily(name, files) for name, files in manifest.fonts.items()])
+    faces = repr(tuple((name, FAMILIES[name]) for name in sorted(manifest.fonts)))
+    return hashlib.blake2b(faces.encode(), digest_size=8).hexdigest()
 
 
 @dataclass
