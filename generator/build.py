@@ -93,7 +93,7 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
     import again (the render stage and the modules of the ``targets`` named),
     and read the games' fonts, once, here."""
     from . import designs  # noqa: F401
-    from .fonts import DEFAULT_FAMILY, register_fonts
+    from .art.fonts import DEFAULT_FAMILY, register_fonts
     from .targets import TARGETS
 
     from .render import use_fonts
@@ -129,7 +129,7 @@ def _target_names(options: BuildOptions, reference: bool) -> list[str]:
 def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
     """Start encoding the picture files the designs place for the PDFs, once each, in the
     background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
-    from . import pictures
+    from .art import pictures
 
     kinds = {(pictures.kind_of(rel), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
@@ -139,7 +139,7 @@ def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
 def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
     """The picture files that did not decode, once their encoding is done: an error at every
     row that places one."""
-    from . import pictures
+    from .art import pictures
 
     failed = pictures.finish()
     if not failed:
@@ -169,7 +169,7 @@ def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
-    from .pictures import PictureError
+    from .art.pictures import PictureError
 
     try:
         output = target.make(rendered, target.configure(options))
@@ -242,7 +242,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
     if pictures or (cache is not None and hasattr(cache, "get_blob")):
-        from . import pictures as _pictures
+        from .art import pictures as _pictures
 
         if cache is not None and hasattr(cache, "get_blob"):
             _pictures.STORE[0] = cache  # encoded pictures kept across builds

@@ -31,7 +31,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
+from .art.fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
 
 #: Bump when a change in generator/ changes what a design renders to or how an
 #: SVG is parsed into a drawing, so that cached drawings are not reused.  (The
@@ -40,8 +40,8 @@ GENERATOR_REVISION = 2
 
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
-RENDER_MODULES = ("render.py", "text.py", "fonts.py", "icons.py", "nets.py", "keys.py", "displaylist.py",
-                  "svgfast.py", "recording.py", "pictures.py", "icon_sets.py", "svgsafe.py")
+RENDER_MODULES = ("render.py", "text.py", "art/fonts.py", "art/icons.py", "nets.py", "keys.py", "displaylist.py",
+                  "svgfast.py", "recording.py", "art/pictures.py", "art/icon_sets.py", "art/svgsafe.py")
 
 BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .displaylist import draw_picture
-from .fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
+from .art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
@@ -156,7 +156,7 @@ def _encode(canvas: Canvas, texts) -> bytes | None:
     embedded TrueType font."""
     from reportlab.pdfbase.pdfmetrics import getFont
 
-    from .fonts import ensure_faces
+    from .art.fonts import ensure_faces
 
     ensure_faces(*{name for name, _ in texts})  # a kept form may be the first to use a face in this process
     doc = canvas._doc
@@ -184,7 +184,7 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     from reportlab.pdfbase import pdfdoc
 
     from .displaylist import pictures_of
-    from .pictures import xobject_name
+    from .art.pictures import xobject_name
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     used = tuple(pictures_of(picture))
@@ -217,7 +217,7 @@ def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
     """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
     from reportlab.pdfbase import pdfdoc
 
-    from .pictures import xobject
+    from .art.pictures import xobject
 
     names = [xobject(canvas, kind, digest) for kind, digest in kept.pictures]  # each picture once per document
     form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)

@@ -25,7 +25,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from model.errors import Problems
 from model.sheets import Game
 
-from .fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
+from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
 from .layout import page_size
 from .displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts

@@ -29,7 +29,7 @@ from model.manifest import Deck, Manifest
 from model.sheets import Card
 
 from .cache import NO_CACHE, DrawingStore, is_render_cache
-from .fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
+from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
 from .text import fit, svg_lines
 
@@ -173,7 +173,7 @@ class Kit:
         safe SVG raises ``icon_sets.BadIcon``."""
         found = self.icons.get(name, False)
         if found is False:
-            from . import icon_sets
+            from .art import icon_sets
 
             try:
                 found = icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
@@ -183,7 +183,7 @@ class Kit:
         return found
 
     def _icon(self, name: str, where: tuple):
-        from . import icon_sets
+        from .art import icon_sets
 
         try:
             found = self._found_icon(name)
@@ -250,7 +250,7 @@ class Kit:
         the box, cropping), contain (all of it inside the box) or stretch; ``anchor``
         the part that stays in view (center, top, bottom, left, right, top-left ...).
         ``name`` is relative to the data folder; nothing is drawn for an empty name."""
-        from . import pictures
+        from .art import pictures
 
         if fit not in pictures.FITS:
             raise TemplateProblem(f"picture fit '{fit}' is not one of {', '.join(pictures.FITS)}")
@@ -296,7 +296,7 @@ class Kit:
         try:
             return Markup(_icon(name, cx, cy, size, fill, stroke))
         except TypeError:  # an argument that cannot be a cache key
-            from . import icons
+            from .art import icons
 
             return Markup(icons.icon(name, cx, cy, size, fill, stroke))
 
@@ -329,7 +329,7 @@ class Kit:
         return Markup("<br/>".join(lines))
 
     def _icon_known(self, name: str) -> bool:
-        from . import icon_sets
+        from .art import icon_sets
 
         try:
             return not isinstance(self._found_icon(name), Exception)
@@ -388,7 +388,7 @@ _NETS = _Nets()
 
 @lru_cache(maxsize=4096)
 def _icon(name, cx, cy, size, fill, stroke) -> str:
-    from . import icons  # svgwrite is imported only when an icon is drawn
+    from .art import icons  # svgwrite is imported only when an icon is drawn
 
     return icons.icon(name, cx, cy, size, fill, stroke)
 
@@ -441,7 +441,7 @@ class Renderer:
         self.env = shared_env(manifest, store, fingerprint)
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
         self.pictures: dict[str, str] = {}  # pictures used since the last ``take_pictures``: name -> digest
-        from .icon_sets import game_icons
+        from .art.icon_sets import game_icons
 
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
         self.found: dict = {}  # picture names resolved so far, for every design
@@ -513,7 +513,7 @@ def use_fonts(manifest: Manifest) -> str:
         return ""
     import hashlib
 
-    from .fonts import FAMILIES, GameFamily, use_game_fonts
+    from .art.fonts import FAMILIES, GameFamily, use_game_fonts
 
     use_game_fonts([GameFamily(name, files) for name, files in manifest.fonts.items()])
     faces = repr(tuple((name, FAMILIES[name]) for name in sorted(manifest.fonts)))
@@ -643,7 +643,7 @@ def _svg2rlg(source):
     from reportlab.graphics.shapes import Image
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    from .pictures import calls
+    from .art.pictures import calls
     from .svgfast import _length
 
     root = load_svg_file(source, resolve_entities=False)

@@ -44,7 +44,7 @@ def _digest(data: bytes) -> str:
 
 def file_digest(path: Path) -> str | None:
     """A picture file's digest, as the build knows its pictures (``pictures.content_digest``)."""
-    from .pictures import content_digest
+    from .art.pictures import content_digest
 
     try:
         return content_digest(path.read_bytes())

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 import generator.svgfast as svgfast
-from generator import pictures
+from generator.art import pictures
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DiskCache, cache_folder
 from model.errors import InputErrors

@@ -9,8 +9,8 @@ import shutil
 import pypdf
 import pytest
 
-from generator import icon_sets
-from generator.fonts import font_dir
+from generator.art import icon_sets
+from generator.art.fonts import font_dir
 from generator.text import fit, parse, prepare, svg_lines
 from model.errors import InputErrors
 from model.sheets import load_project

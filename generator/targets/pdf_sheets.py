@@ -22,7 +22,7 @@ import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import pictures
+from ..art import pictures
 from ..designs import RenderedDesign, RenderedGame
 from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
                       stack_bands)

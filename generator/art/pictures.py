@@ -442,10 +442,10 @@ def xobject(canvas, kind: str, digest: str) -> str:
 
 def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     """An SVG picture as a form: its own display list (or drawing), drawn once per document."""
-    from .displaylist import draw_picture
+    from ..displaylist import draw_picture
     from model.errors import Problems
 
-    from .render import svg_to_display_list, svg_to_drawing
+    from ..render import svg_to_display_list, svg_to_drawing
 
     text = path.read_bytes().decode("utf-8", errors="replace")
     problems = Problems()
@@ -457,7 +457,7 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     _SVG_SIZES[digest] = (float(picture.width), float(picture.height))
     canvas.beginForm(name, 0, 0, picture.width, picture.height)
     draw_picture(canvas, picture, lambda: drawing or svg_to_drawing(text, path.name, problems))
-    from .pdf import end_form
+    from ..pdf import end_form
 
     end_form(canvas, name)
 
