@@ -65,7 +65,7 @@ class Mutation:
 
 def guard(file: str) -> tuple[str, ...]:
     """The tests that guard a file."""
-    if file == "generator/text.py":
+    if file == "generator/draw/text.py":
         return TEXT
     if file in ("generator/targets/tts.py", "generator/targets/png.py", "generator/targets/shop.py"):
         return EXPORT
@@ -89,7 +89,7 @@ MUTATIONS = [
       "generator/layout.py", '    return (-rotation) % 360 if over == "vertical" else (180 - rotation) % 360\n',
       "    return (-rotation) % 360\n", listed=True),
     m("fit-ignores-width", "text fitting ignores the line width (a 49 mm word 'fits' a 20 mm box)",
-      "generator/text.py", "            too_wide = any(line.unit * s > width + 1e-9 for line in lines)\n",
+      "generator/draw/text.py", "            too_wide = any(line.unit * s > width + 1e-9 for line in lines)\n",
       "            too_wide = False\n", listed=True),
     m("tts-column-by-column", "Tabletop Simulator faces written column by column",
       "generator/targets/tts.py", "                    r, c = divmod(slot, sheet.cols)\n",
@@ -159,24 +159,24 @@ MUTATIONS = [
       "            c.setStrokeColorRGB(0, 0, 0)\n", "            c.setStrokeColorRGB(1, 1, 1)\n"),
 
     # ---------------------------------------------------------------- text fitting
-    m("wrap-ignores-width", "line breaking ignores the width (one long line)", "generator/text.py",
+    m("wrap-ignores-width", "line breaking ignores the width (one long line)", "generator/draw/text.py",
       "                if w <= gap:\n", "                if True:\n"),
-    m("fit-ignores-height", "shrinking ignores the box's height", "generator/text.py",
+    m("fit-ignores-height", "shrinking ignores the box's height", "generator/draw/text.py",
       "        if needed <= height + 1e-6 and not too_wide:\n", "        if not too_wide:\n"),
-    m("overflow-not-reported", "text that fits at no size is not reported", "generator/text.py",
+    m("overflow-not-reported", "text that fits at no size is not reported", "generator/draw/text.py",
       "    return Fitted([ln.text for ln in kept], s, True,", "    return Fitted([ln.text for ln in kept], s, False,"),
-    m("overflow-keeps-every-line", "text that fits at no size keeps every line", "generator/text.py",
+    m("overflow-keeps-every-line", "text that fits at no size keeps every line", "generator/draw/text.py",
       "    kept = lines[:max_lines]\n", "    kept = lines[:]\n"),
-    m("no-ellipsis", "cut text loses its ellipsis", "generator/text.py",
+    m("no-ellipsis", "cut text loses its ellipsis", "generator/draw/text.py",
       'segs[-1] = _seg(seg.face, seg.text.rstrip() + "…", seg.color)',
       'segs[-1] = _seg(seg.face, seg.text.rstrip(), seg.color)'),
-    m("line-height-ignored", "lines set 1 em apart whatever the line height", "generator/text.py",
+    m("line-height-ignored", "lines set 1 em apart whatever the line height", "generator/draw/text.py",
       "        baseline = top + i * s * line_height + s * 0.8 + (line_height - 1) * s / 2\n",
       "        baseline = top + i * s + s * 0.8 + (line_height - 1) * s / 2\n"),
-    m("valign-bottom-as-top", "bottom-aligned text set at the top", "generator/text.py",
+    m("valign-bottom-as-top", "bottom-aligned text set at the top", "generator/draw/text.py",
       '    elif valign == "bottom":\n        top = y + height - block\n',
       '    elif valign == "bottom":\n        top = y\n'),
-    m("anchor-end-as-start", "right-aligned text starts at the right edge", "generator/text.py",
+    m("anchor-end-as-start", "right-aligned text starts at the right edge", "generator/draw/text.py",
       '    tx = {"start": x, "middle": x + width / 2, "end": x + width}[anchor]\n',
       '    tx = {"start": x, "middle": x + width / 2, "end": x + width}[anchor]\n'
       '    anchor = "start" if anchor == "end" else anchor\n'),

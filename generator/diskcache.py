@@ -41,7 +41,7 @@ from pathlib import Path
 
 from model.errors import Problem
 
-from . import displaylist
+from .draw import displaylist
 from .cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
 
 DB_NAME = "cache.sqlite"

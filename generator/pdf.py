@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .displaylist import draw_picture
+from .draw.displaylist import draw_picture
 from .art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
@@ -138,7 +138,7 @@ class FormStream:
         form = cls(*value[1:])
         if type(form.content) is not bytes or type(form.texts) is not tuple or type(form.signature) is not bytes:
             return None
-        from .displaylist import PICTURE_KINDS
+        from .draw.displaylist import PICTURE_KINDS
 
         if type(form.pictures) is not tuple or not all(
                 type(p) is tuple and len(p) == 2 and p[0] in PICTURE_KINDS and type(p[1]) is str
@@ -183,7 +183,7 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     its own content, fonts and picture files (other forms, colour spaces, shadings, annotations)."""
     from reportlab.pdfbase import pdfdoc
 
-    from .displaylist import pictures_of
+    from .draw.displaylist import pictures_of
     from .art.pictures import xobject_name
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]

@@ -68,7 +68,7 @@ def picture_of(drawings, key: str):
 def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
     """One page per shot, each exactly its canvas at its resolution; the pictures are
     drawn as the card sheets draw them (``pdf.SheetWriter``), on a canvas set up the same way."""
-    from .displaylist import draw_picture
+    from .draw.displaylist import draw_picture
     from .pdf import end_form, new_canvas
 
     buffer = io.BytesIO()

@@ -27,7 +27,7 @@ from model.sheets import Game
 
 from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
 from .layout import page_size
-from .displaylist import draw_picture
+from .draw.displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm

@@ -31,7 +31,7 @@ from model.sheets import Card
 from .cache import NO_CACHE, DrawingStore, is_render_cache
 from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
-from .text import fit, svg_lines
+from .draw.text import fit, svg_lines
 
 #: The font state of a new page or form in the PDF writers, which display lists are recorded against.
 RECORD_FONT = (DEFAULT_FONT, 6.0)
@@ -199,7 +199,7 @@ class Kit:
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
              fill="#000000", field="text", family=None, line_height=1.2, opacity=None, italic=False, markup=True):
-        from .text import face_label, parse, prepare
+        from .draw.text import face_label, parse, prepare
 
         family = family or self.manifest.font
         if family not in FAMILIES or family not in self.manifest.families:
@@ -305,7 +305,7 @@ class Kit:
         ``<font color>`` and ``<br/>`` (an icon is named in words: a paragraph holds no drawing)."""
         from xml.sax.saxutils import escape
 
-        from .text import parse
+        from .draw.text import parse
 
         value = "" if value is None else str(value)
         parsed = parse(value, self._colour, lambda name: _Named(name) if self._icon_known(name) else None)
@@ -594,7 +594,7 @@ class DrawingCache:
 
 
 def record_display_list(drawing):
-    from .displaylist import record
+    from .draw.displaylist import record
 
     return record(drawing, *RECORD_FONT)
 
@@ -606,7 +606,7 @@ def svg_to_display_list(svg: str, where: str, problems: Problems):
     too when the list depends on the canvas font, or when there is no list).
     (None, None), with a problem, when it cannot be read."""
     ensure_for_svg(svg)
-    from .svgfast import to_display_list
+    from .draw.svgfast import to_display_list
 
     found = to_display_list(svg)
     if found is not None:
@@ -644,7 +644,7 @@ def _svg2rlg(source):
     from svglib.svglib import SvgRenderer, load_svg_file
 
     from .art.pictures import calls
-    from .svgfast import _length
+    from .draw.svgfast import _length
 
     root = load_svg_file(source, resolve_entities=False)
     if root is None:

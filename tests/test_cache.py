@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import generator.render as render
-from generator import displaylist
+from generator.draw import displaylist
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DB_NAME, DiskCache, cache_folder
 from model.sheets import load_project

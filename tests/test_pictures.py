@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-import generator.svgfast as svgfast
+import generator.draw.svgfast as svgfast
 from generator.art import pictures
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DiskCache, cache_folder

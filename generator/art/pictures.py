@@ -442,7 +442,7 @@ def xobject(canvas, kind: str, digest: str) -> str:
 
 def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     """An SVG picture as a form: its own display list (or drawing), drawn once per document."""
-    from ..displaylist import draw_picture
+    from ..draw.displaylist import draw_picture
     from model.errors import Problems
 
     from ..render import svg_to_display_list, svg_to_drawing

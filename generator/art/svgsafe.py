@@ -229,7 +229,7 @@ def _path_tokens(d: str) -> list[tuple[str, list[float]]]:
 def absolute_path(d: str) -> str:
     """Path data in absolute moves, lines, cubic curves and closes only: smooth
     curves, quadratic curves and arcs turned into cubic ones, as every reader draws them."""
-    from ..svgfast import _arc, _quad_to_cubic
+    from ..draw.svgfast import _arc, _quad_to_cubic
 
     parts: list[str] = []
     x = y = sx = sy = 0.0

@@ -27,7 +27,7 @@ from xml.etree.ElementTree import ParseError, fromstring
 
 from reportlab.graphics.transform import mmult, rotate, scale, translate
 
-from .art.fonts import DEFAULT_FONT, FAMILIES
+from ..art.fonts import DEFAULT_FONT, FAMILIES
 
 #: svglib's user unit: one CSS pixel is 0.75 pt.
 PX_TO_PT = 0.75
@@ -709,7 +709,7 @@ class _Emitter:
         spec = el.get("data-pnp-picture")
         if spec is None:
             raise Unsupported("an image that is not a placed picture")
-        from .art.pictures import calls
+        from ..art.pictures import calls
 
         get = el.get
         found = calls(spec, _length(get("x", "")), _length(get("y", "")), _length(get("width", "")),

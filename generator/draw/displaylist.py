@@ -139,7 +139,7 @@ def run_calls(ops, canvas) -> None:
         if first == "+":
             picture = getattr(canvas, "pnp_picture", None)
             if picture is None:
-                from .art.pictures import draw
+                from ..art.pictures import draw
 
                 draw(canvas, *args)
             else:
@@ -436,7 +436,7 @@ def _run(program: tuple, canvas, texts: list | None = None) -> None:
         elif op == "pc":
             append("%s%s%s" % (ins[1], " W* " if fill_mode == FILL_EVEN_ODD else " W ", PATH_OPS[0, 0, fill_mode]))
         elif op == "i":
-            from .art.pictures import draw
+            from ..art.pictures import draw
 
             draw(canvas, *ins[1:])
         elif op == "fm":
@@ -530,7 +530,7 @@ def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None
     ``replay``)."""
     if isinstance(picture, DisplayList):
         if picture.fits(canvas):
-            from .art.fonts import ensure_faces
+            from ..art.fonts import ensure_faces
 
             ensure_faces(*fonts_of(picture))
             return replay(picture, canvas, texts)
