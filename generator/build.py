@@ -27,7 +27,7 @@ from model.sheets import Game
 from .cache import DrawingStore
 from .defaults import DEFAULT_TARGETS
 from .keys import content_hash
-from .layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
+from .sheets.layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
 
 if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
     from .designs import RenderedGame

@@ -40,7 +40,7 @@ GENERATOR_REVISION = 2
 
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
-RENDER_MODULES = ("render.py", "draw/text.py", "art/fonts.py", "art/icons.py", "nets.py", "keys.py", "draw/displaylist.py",
+RENDER_MODULES = ("render.py", "draw/text.py", "art/fonts.py", "art/icons.py", "sheets/nets.py", "keys.py", "draw/displaylist.py",
                   "draw/svgfast.py", "draw/recording.py", "art/pictures.py", "art/icon_sets.py", "art/svgsafe.py")
 
 BUILTIN_TEMPLATES = Path(__file__).parent / "templates"

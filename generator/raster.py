@@ -69,7 +69,7 @@ def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
     """One page per shot, each exactly its canvas at its resolution; the pictures are
     drawn as the card sheets draw them (``pdf.SheetWriter``), on a canvas set up the same way."""
     from .draw.displaylist import draw_picture
-    from .pdf import end_form, new_canvas
+    from .sheets.pdf import end_form, new_canvas
 
     buffer = io.BytesIO()
     c = new_canvas(buffer, 10, 10, "pictures", "pictures")

@@ -26,7 +26,7 @@ from model.errors import Problems
 from model.sheets import Game
 
 from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
-from .layout import page_size
+from .sheets.layout import page_size
 from .draw.displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts
 

@@ -375,10 +375,10 @@ def _all_italic(parsed):
 
 
 class _Nets:
-    """``generator.nets`` for the templates, imported the first time a template uses it."""
+    """``generator.sheets.nets`` for the templates, imported the first time a template uses it."""
 
     def __getattr__(self, name):
-        from . import nets
+        from .sheets import nets
 
         return getattr(nets, name)
 

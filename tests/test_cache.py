@@ -128,7 +128,7 @@ def pdf_text(path: Path) -> str:
 
 
 def test_damaged_form_streams_are_ignored():
-    from generator.pdf import FormStream
+    from generator.sheets.pdf import FormStream
 
     for data in (b"", b"not marshal", displaylist.marshal.dumps((99, 1.0)), displaylist.marshal.dumps("x")):
         assert FormStream.loads(data) is None

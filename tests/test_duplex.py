@@ -9,7 +9,7 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.designs import RenderOptions, render_game
-from generator.layout import Rect, grid
+from generator.sheets.layout import Rect, grid
 from generator.targets.pdf_sheets import SheetOptions, plan_pages
 from model.sheets import load_project
 

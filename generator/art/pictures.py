@@ -457,7 +457,7 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     _SVG_SIZES[digest] = (float(picture.width), float(picture.height))
     canvas.beginForm(name, 0, 0, picture.width, picture.height)
     draw_picture(canvas, picture, lambda: drawing or svg_to_drawing(text, path.name, problems))
-    from ..pdf import end_form
+    from ..sheets.pdf import end_form
 
     end_form(canvas, name)
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from ..art import pictures
 from ..designs import RenderedDesign, RenderedGame
-from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
+from ..sheets.layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
                       stack_bands)
-from ..pdf import Page, Placement, SheetWriter, new_canvas
+from ..sheets.pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
 FLIP_LABELS = {"long": "backs, flip on long edge", "short": "backs, flip on short edge", "none": "backs"}

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from generator.build import BuildOptions
-from generator.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
+from generator.sheets.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
 
 from ..console import err, out, progress_bar, report_problems
 from ..options import data_option, expansion_option, explicit, out_option, page_option

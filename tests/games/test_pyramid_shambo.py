@@ -9,9 +9,9 @@ from collections import Counter
 import pypdf
 import pytest
 
-from generator import nets
+from generator.sheets import nets
 from generator.build import BuildOptions, build_game
-from generator.layout import grid
+from generator.sheets.layout import grid
 from generator.render import Renderer
 from model.errors import InputErrors, Problems
 from model.sheets import load_project

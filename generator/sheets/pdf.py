@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .draw.displaylist import draw_picture
-from .art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
+from ..draw.displaylist import draw_picture
+from ..art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
@@ -138,7 +138,7 @@ class FormStream:
         form = cls(*value[1:])
         if type(form.content) is not bytes or type(form.texts) is not tuple or type(form.signature) is not bytes:
             return None
-        from .draw.displaylist import PICTURE_KINDS
+        from ..draw.displaylist import PICTURE_KINDS
 
         if type(form.pictures) is not tuple or not all(
                 type(p) is tuple and len(p) == 2 and p[0] in PICTURE_KINDS and type(p[1]) is str
@@ -156,7 +156,7 @@ def _encode(canvas: Canvas, texts) -> bytes | None:
     embedded TrueType font."""
     from reportlab.pdfbase.pdfmetrics import getFont
 
-    from .art.fonts import ensure_faces
+    from ..art.fonts import ensure_faces
 
     ensure_faces(*{name for name, _ in texts})  # a kept form may be the first to use a face in this process
     doc = canvas._doc
@@ -183,8 +183,8 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     its own content, fonts and picture files (other forms, colour spaces, shadings, annotations)."""
     from reportlab.pdfbase import pdfdoc
 
-    from .draw.displaylist import pictures_of
-    from .art.pictures import xobject_name
+    from ..draw.displaylist import pictures_of
+    from ..art.pictures import xobject_name
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     used = tuple(pictures_of(picture))
@@ -217,7 +217,7 @@ def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
     """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
     from reportlab.pdfbase import pdfdoc
 
-    from .art.pictures import xobject
+    from ..art.pictures import xobject
 
     names = [xobject(canvas, kind, digest) for kind, digest in kept.pictures]  # each picture once per document
     form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)
