@@ -217,13 +217,13 @@ MUTATIONS = [
       "    ax.bar(xs, [v / 2 for v in hist.values()], width=1.0, color=colour)\n"),
 
     # ---------------------------------------------------------------- the build cache's keys
-    m("cache-key-id-and-name", "a design's input key covers only its id and name", "generator/keys.py",
+    m("cache-key-id-and-name", "a design's input key covers only its id and name", "generator/stages/keys.py",
       '    h.update(repr(card).encode("utf-8"))\n', '    h.update(repr((card.id, card.name)).encode("utf-8"))\n',
       CACHE),
-    m("cache-key-no-manifest", "the game's fingerprint leaves out its manifest", "generator/keys.py",
+    m("cache-key-no-manifest", "the game's fingerprint leaves out its manifest", "generator/stages/keys.py",
       '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):\n',
       '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix != ".toml"):\n', CACHE),
-    m("cache-key-no-templates", "the game's fingerprint leaves out its templates", "generator/keys.py",
+    m("cache-key-no-templates", "the game's fingerprint leaves out its templates", "generator/stages/keys.py",
       '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):\n',
       '    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix != ".j2"):\n', CACHE),
 

@@ -24,13 +24,13 @@ from model.atomic import write_files
 from model.errors import InputErrors, Problem
 from model.sheets import Game
 
-from .cache import DrawingStore
+from .stages.cache import DrawingStore
 from .defaults import DEFAULT_TARGETS
-from .keys import content_hash
+from .stages.keys import content_hash
 from .sheets.layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
 
 if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
-    from .designs import RenderedGame
+    from .stages.designs import RenderedGame
     from .targets import DeckStats, Target, TargetOutput
 
 __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "build_game", "build_games",
@@ -92,17 +92,17 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
     """Before worker processes are forked: import what every one of them would
     import again (the render stage and the modules of the ``targets`` named),
     and read the games' fonts, once, here."""
-    from . import designs  # noqa: F401
+    from .stages import designs  # noqa: F401
     from .art.fonts import DEFAULT_FAMILY, register_fonts
     from .targets import TARGETS
 
-    from .render import use_fonts
+    from .stages.render import use_fonts
 
     for name in dict.fromkeys(targets):
         if name in TARGETS:
             TARGETS[name]  # made now: its module is imported before the workers start
             if name == "reference":
-                from . import reference  # noqa: F401
+                from .stages import reference  # noqa: F401
     for g in games:
         use_fonts(g.manifest)
     register_fonts(DEFAULT_FAMILY, *{g.manifest.font for g in games})
@@ -155,8 +155,8 @@ def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
 def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
                       cache: DrawingStore | None) -> TargetOutput:
     """A target that needs no designs, made in a worker process (imports and all)."""
-    from .cache import NO_CACHE
-    from .designs import Drawings, RenderedGame, RenderOptions
+    from .stages.cache import NO_CACHE
+    from .stages.designs import Drawings, RenderedGame, RenderOptions
     from .targets import TARGETS
 
     store = cache if cache is not None else NO_CACHE
@@ -212,7 +212,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     process pool the caller keeps, as ``pnp watch`` does) is used for those
     targets instead of a new one.  ``reference=False`` leaves the reference
     target out; ``cache`` keeps what was rendered across builds (see
-    ``generator.cache``; ``diskcache.DiskCache`` is the one on disk), so that
+    ``generator.stages.cache``; ``diskcache.DiskCache`` is the one on disk), so that
     only the designs whose row or templates changed are rendered again."""
     start = time.perf_counter()
     if options.duplex not in DUPLEX_MODES:
@@ -237,7 +237,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
-    from .render import use_fonts
+    from .stages.render import use_fonts
 
     use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
@@ -272,7 +272,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             _prepare_workers([game])
             if not pictures:
                 start_early(digest)
-        from .designs import RenderJob, RenderOptions
+        from .stages.designs import RenderJob, RenderOptions
 
         targets = [TARGETS[n] for n in names]
         render_options = RenderOptions.of(options.expansions)
@@ -399,7 +399,7 @@ def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | No
     rendered = result.rendered
     result.rendered = None  # stays in the worker: its drawings are large
     if designs:  # the designs alone (SVG text, keys, warnings), for the edit loop's page
-        from .designs import RenderedGame
+        from .stages.designs import RenderedGame
 
         result.rendered = RenderedGame(rendered.game, rendered.options, rendered.content_hash, rendered.designs,
                                        problems=rendered.problems, parsed=rendered.parsed)

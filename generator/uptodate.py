@@ -26,8 +26,8 @@ import json
 import os
 from pathlib import Path
 
-from .cache import cache_folder
-from .keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
+from .stages.cache import cache_folder
+from .stages.keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
 
 RECORD_FILE = "builds.json"
 RECORD_FORMAT = 3  # 3: pictures by SHA-256

@@ -261,7 +261,7 @@ def _picture_kind(path: Path) -> str:
 
 def _prepare_helper() -> None:
     """Run in the helper process once: the imports and fonts of a reference sheet."""
-    from generator import designs, reference  # noqa: F401
+    from generator.stages import designs, reference  # noqa: F401
     from generator.art.fonts import register_fonts
 
     register_fonts()

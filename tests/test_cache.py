@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import generator.render as render
+import generator.stages.render as render
 from generator.draw import displaylist
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DB_NAME, DiskCache, cache_folder

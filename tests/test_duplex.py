@@ -8,7 +8,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.designs import RenderOptions, render_game
+from generator.stages.designs import RenderOptions, render_game
 from generator.sheets.layout import Rect, grid
 from generator.targets.pdf_sheets import SheetOptions, plan_pages
 from model.sheets import load_project

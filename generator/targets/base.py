@@ -18,7 +18,7 @@ from model.errors import Problem
 
 if TYPE_CHECKING:
     from ..build import BuildOptions
-    from ..designs import RenderedGame
+    from ..stages.designs import RenderedGame
 
 
 @dataclass

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..art import pictures
-from ..designs import RenderedDesign, RenderedGame
+from ..stages.designs import RenderedDesign, RenderedGame
 from ..sheets.layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
                       stack_bands)
 from ..sheets.pdf import Page, Placement, SheetWriter, new_canvas

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..designs import RenderedDesign, RenderedGame
-from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
 
 DEFAULT_DPI = 300

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from model.errors import Problems
 
-from ..designs import RenderedGame
-from ..render import Kit, context, make_env
+from ..stages.designs import RenderedGame
+from ..stages.render import Kit, context, make_env
 from .base import TargetOutput
 from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
 

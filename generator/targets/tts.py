@@ -35,8 +35,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..designs import RenderedDesign, RenderedGame
-from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
 from .png import safe_name
 

@@ -25,9 +25,9 @@ from reportlab.platypus.doctemplate import LayoutError
 from model.errors import Problems
 from model.sheets import Game
 
-from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
-from .sheets.layout import page_size
-from .draw.displaylist import draw_picture
+from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
+from ..sheets.layout import page_size
+from ..draw.displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm

@@ -31,7 +31,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .art.fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
+from ..art.fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
 
 #: Bump when a change in generator/ changes what a design renders to or how an
 #: SVG is parsed into a drawing, so that cached drawings are not reused.  (The
@@ -40,10 +40,13 @@ GENERATOR_REVISION = 2
 
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
-RENDER_MODULES = ("render.py", "draw/text.py", "art/fonts.py", "art/icons.py", "sheets/nets.py", "keys.py", "draw/displaylist.py",
-                  "draw/svgfast.py", "draw/recording.py", "art/pictures.py", "art/icon_sets.py", "art/svgsafe.py")
+RENDER_MODULES = ("stages/render.py", "draw/text.py", "art/fonts.py", "art/icons.py", "sheets/nets.py",
+                  "stages/keys.py", "draw/displaylist.py", "draw/svgfast.py", "draw/recording.py", "art/pictures.py",
+                  "art/icon_sets.py", "art/svgsafe.py")
 
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+#: The generator's folder: its own templates, and the modules of RENDER_MODULES by their paths in it.
+GENERATOR = Path(__file__).parents[1]
+BUILTIN_TEMPLATES = GENERATOR / "templates"
 
 
 def _package_version(name: str) -> str:
@@ -97,10 +100,9 @@ def folder_digest(folder: Path, h=None):
 @lru_cache(maxsize=None)
 def code_fingerprint() -> str:
     """A digest of the generator's rendering code and its own templates."""
-    here = Path(__file__).parent
     h = hashlib.sha256()
     for name in RENDER_MODULES:
-        path = here / name
+        path = GENERATOR / name
         h.update(name.encode())
         h.update(path.read_bytes() if path.exists() else b"missing")
     folder_digest(BUILTIN_TEMPLATES, h)

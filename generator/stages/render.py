@@ -29,9 +29,9 @@ from model.manifest import Deck, Manifest
 from model.sheets import Card
 
 from .cache import NO_CACHE, DrawingStore, is_render_cache
-from .art.fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
+from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
-from .draw.text import fit, svg_lines
+from ..draw.text import fit, svg_lines
 
 #: The font state of a new page or form in the PDF writers, which display lists are recorded against.
 RECORD_FONT = (DEFAULT_FONT, 6.0)
@@ -173,7 +173,7 @@ class Kit:
         safe SVG raises ``icon_sets.BadIcon``."""
         found = self.icons.get(name, False)
         if found is False:
-            from .art import icon_sets
+            from ..art import icon_sets
 
             try:
                 found = icon_sets.find(name, self.manifest.folder, self.icons.get("\0own"))
@@ -183,7 +183,7 @@ class Kit:
         return found
 
     def _icon(self, name: str, where: tuple):
-        from .art import icon_sets
+        from ..art import icon_sets
 
         try:
             found = self._found_icon(name)
@@ -199,7 +199,7 @@ class Kit:
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
              fill="#000000", field="text", family=None, line_height=1.2, opacity=None, italic=False, markup=True):
-        from .draw.text import face_label, parse, prepare
+        from ..draw.text import face_label, parse, prepare
 
         family = family or self.manifest.font
         if family not in FAMILIES or family not in self.manifest.families:
@@ -250,7 +250,7 @@ class Kit:
         the box, cropping), contain (all of it inside the box) or stretch; ``anchor``
         the part that stays in view (center, top, bottom, left, right, top-left ...).
         ``name`` is relative to the data folder; nothing is drawn for an empty name."""
-        from .art import pictures
+        from ..art import pictures
 
         if fit not in pictures.FITS:
             raise TemplateProblem(f"picture fit '{fit}' is not one of {', '.join(pictures.FITS)}")
@@ -296,7 +296,7 @@ class Kit:
         try:
             return Markup(_icon(name, cx, cy, size, fill, stroke))
         except TypeError:  # an argument that cannot be a cache key
-            from .art import icons
+            from ..art import icons
 
             return Markup(icons.icon(name, cx, cy, size, fill, stroke))
 
@@ -305,7 +305,7 @@ class Kit:
         ``<font color>`` and ``<br/>`` (an icon is named in words: a paragraph holds no drawing)."""
         from xml.sax.saxutils import escape
 
-        from .draw.text import parse
+        from ..draw.text import parse
 
         value = "" if value is None else str(value)
         parsed = parse(value, self._colour, lambda name: _Named(name) if self._icon_known(name) else None)
@@ -329,7 +329,7 @@ class Kit:
         return Markup("<br/>".join(lines))
 
     def _icon_known(self, name: str) -> bool:
-        from .art import icon_sets
+        from ..art import icon_sets
 
         try:
             return not isinstance(self._found_icon(name), Exception)
@@ -378,7 +378,7 @@ class _Nets:
     """``generator.sheets.nets`` for the templates, imported the first time a template uses it."""
 
     def __getattr__(self, name):
-        from .sheets import nets
+        from ..sheets import nets
 
         return getattr(nets, name)
 
@@ -388,7 +388,7 @@ _NETS = _Nets()
 
 @lru_cache(maxsize=4096)
 def _icon(name, cx, cy, size, fill, stroke) -> str:
-    from .art import icons  # svgwrite is imported only when an icon is drawn
+    from ..art import icons  # svgwrite is imported only when an icon is drawn
 
     return icons.icon(name, cx, cy, size, fill, stroke)
 
@@ -441,7 +441,7 @@ class Renderer:
         self.env = shared_env(manifest, store, fingerprint)
         self.notes: list[str] = []  # text shrunk to fit, in the order rendered
         self.pictures: dict[str, str] = {}  # pictures used since the last ``take_pictures``: name -> digest
-        from .art.icon_sets import game_icons
+        from ..art.icon_sets import game_icons
 
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
         self.found: dict = {}  # picture names resolved so far, for every design
@@ -513,7 +513,7 @@ def use_fonts(manifest: Manifest) -> str:
         return ""
     import hashlib
 
-    from .art.fonts import FAMILIES, GameFamily, use_game_fonts
+    from ..art.fonts import FAMILIES, GameFamily, use_game_fonts
 
     use_game_fonts([GameFamily(name, files) for name, files in manifest.fonts.items()])
     faces = repr(tuple((name, FAMILIES[name]) for name in sorted(manifest.fonts)))
@@ -594,7 +594,7 @@ class DrawingCache:
 
 
 def record_display_list(drawing):
-    from .draw.displaylist import record
+    from ..draw.displaylist import record
 
     return record(drawing, *RECORD_FONT)
 
@@ -606,7 +606,7 @@ def svg_to_display_list(svg: str, where: str, problems: Problems):
     too when the list depends on the canvas font, or when there is no list).
     (None, None), with a problem, when it cannot be read."""
     ensure_for_svg(svg)
-    from .draw.svgfast import to_display_list
+    from ..draw.svgfast import to_display_list
 
     found = to_display_list(svg)
     if found is not None:
@@ -643,8 +643,8 @@ def _svg2rlg(source):
     from reportlab.graphics.shapes import Image
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    from .art.pictures import calls
-    from .draw.svgfast import _length
+    from ..art.pictures import calls
+    from ..draw.svgfast import _length
 
     root = load_svg_file(source, resolve_entities=False)
     if root is None:
