@@ -19,7 +19,7 @@ from model.errors import Problem
 
 from ..stages.designs import RenderedGame
 from ..stages.raster import centred_shot, rasterise
-from ..shops import Preset, load_preset, match_size, size_problem
+from .shops import Preset, load_preset, match_size, size_problem
 from .base import TargetOutput
 from .png import manifest_csv, picture_name, sides
 
