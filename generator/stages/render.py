@@ -644,7 +644,7 @@ def _svg2rlg(source):
     from svglib.svglib import SvgRenderer, load_svg_file
 
     from ..art.pictures import calls
-    from ..draw.svgfast import _length
+    from ..draw.svgvalues import length
 
     root = load_svg_file(source, resolve_entities=False)
     if root is None:
@@ -659,7 +659,7 @@ def _svg2rlg(source):
 
     def convert_image(node):
         get = node.attrib.get
-        x, y, w, h = (_length(get(a, "")) for a in ("x", "y", "width", "height"))
+        x, y, w, h = (length(get(a, "")) for a in ("x", "y", "width", "height"))
         image = Image(x, y, w, h, None)
         image.pnp_calls = calls(get("data-pnp-picture"), x, y, w, h, get("preserveAspectRatio", ""))
         return image
