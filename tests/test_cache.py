@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import generator.stages.render as render
+import generator.draw.svgread as svgread
 from generator.draw import displaylist
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DB_NAME, DiskCache, cache_folder
@@ -38,12 +38,12 @@ def pdfs(result) -> dict[str, bytes]:
 class CountParses:
     def __init__(self, monkeypatch):
         self.svgs = []
-        real = render.svg_to_drawing
+        real = svgread.svg_to_drawing
 
         def counting(svg, where, problems):
             self.svgs.append(where)
             return real(svg, where, problems)
-        monkeypatch.setattr(render, "svg_to_drawing", counting)
+        monkeypatch.setattr(svgread, "svg_to_drawing", counting)
 
 
 def test_a_one_row_edit_renders_and_parses_only_that_design(tmp_path, monkeypatch):

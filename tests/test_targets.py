@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+import generator.draw.svgread as svgread
 import generator.stages.keys as keys
-import generator.stages.render as render
 from generator.build import BuildOptions, build_game
 from generator.stages.designs import RenderedGame, RenderOptions, render_game
 from generator.stages.keys import design_key
@@ -107,7 +107,7 @@ def test_a_prefilled_cache_gives_the_same_pdf_without_parsing(tmp_path, project_
     def no_parsing(*args):
         raise AssertionError("every drawing should come from the cache")
 
-    monkeypatch.setattr(render, "svg_to_drawing", no_parsing)
+    monkeypatch.setattr(svgread, "svg_to_drawing", no_parsing)
     store.gets, store.puts = [], []
     cached = build_game(game, BuildOptions(out=tmp_path / "cached"), reference=False, cache=store)
     assert set(store.gets) == distinct and store.puts == []

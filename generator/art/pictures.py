@@ -445,7 +445,7 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     from ..draw.displaylist import draw_picture
     from model.errors import Problems
 
-    from ..stages.render import svg_to_display_list, svg_to_drawing
+    from ..draw.svgread import svg_to_display_list, svg_to_drawing
 
     text = path.read_bytes().decode("utf-8", errors="replace")
     problems = Problems()
