@@ -129,19 +129,19 @@ def _target_names(options: BuildOptions, reference: bool) -> list[str]:
 def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
     """Start encoding the picture files the designs place for the PDFs, once each, in the
     background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
-    from .art import pictures
+    from .art import pdfimages, pictures
 
     kinds = {(pictures.kind_of(rel), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
-    pictures.prepare(list(kinds), workers)
+    pdfimages.prepare(list(kinds), workers)
 
 
 def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
     """The picture files that did not decode, once their encoding is done: an error at every
     row that places one."""
-    from .art import pictures
+    from .art import pdfimages
 
-    failed = pictures.finish()
+    failed = pdfimages.finish()
     if not failed:
         return []
     used = {}
@@ -242,12 +242,12 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
     if pictures or (cache is not None and hasattr(cache, "get_blob")):
-        from .art import pictures as _pictures
+        from .art import pdfimages
 
         if cache is not None and hasattr(cache, "get_blob"):
-            _pictures.STORE[0] = cache  # encoded pictures kept across builds
+            pdfimages.STORE[0] = cache  # encoded pictures kept across builds
         if pictures:  # what a helper read ahead (pnp build), before worker processes are forked
-            _pictures.take_ahead()
+            pdfimages.take_ahead()
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores

@@ -522,11 +522,11 @@ class _Emitter:
         return _IDENTITY, body
 
     def _image(self, el, style):
-        """A picture a design places (``pictures.image_svg``): its own calls, as svglib's reading gives them."""
+        """A picture a design places (``placement.image_svg``): its own calls, as svglib's reading gives them."""
         spec = el.get("data-pnp-picture")
         if spec is None:
             raise Unsupported("an image that is not a placed picture")
-        from ..art.pictures import calls
+        from ..art.placement import calls
 
         get = el.get
         found = calls(spec, length(get("x", "")), length(get("y", "")), length(get("width", "")),

@@ -63,13 +63,13 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
 
 
 def _svg2rlg(source):
-    """svglib's ``svg2rlg``, with the pictures a design places (``pictures.image_svg``)
-    read into nodes that draw them by their own calls (``pictures.calls``), the
+    """svglib's ``svg2rlg``, with the pictures a design places (``placement.image_svg``)
+    read into nodes that draw them by their own calls (``placement.calls``), the
     calls ``svgfast`` writes for them."""
     from reportlab.graphics.shapes import Image
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    from ..art.pictures import calls
+    from ..art.placement import calls
     from .svgvalues import length
 
     root = load_svg_file(source, resolve_entities=False)

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..draw.displaylist import draw_picture
 from ..art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
+from ..draw.canvas import PictureCanvas, end_form, give_form_its_graphics_states
+from ..draw.displaylist import draw_picture
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
@@ -49,44 +50,14 @@ class Page:
 
 def new_canvas(buffer: io.BytesIO, page_w: float, page_h: float, title: str, subject: str) -> Canvas:
     register_fonts(DEFAULT_FAMILY)  # the footer's; a drawing's own fonts are registered as it is drawn
-    c = Canvas(buffer, pagesize=(page_w * mm, page_h * mm), invariant=True, initialFontName=DEFAULT_FONT,
-               initialFontSize=FOOTER_SIZE_PT, pageCompression=1)
+    c = PictureCanvas(buffer, pagesize=(page_w * mm, page_h * mm), invariant=True, initialFontName=DEFAULT_FONT,
+                      initialFontSize=FOOTER_SIZE_PT, pageCompression=1)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("pnp")
     c.setCreator("pnp print-and-play toolchain")
     c.setViewerPreference("PrintScaling", "None")
     return c
-
-
-def end_form(canvas: Canvas, name: str) -> None:
-    """``canvas.endForm()``, the form's resources completed (``_give_form_its_graphics_states``)."""
-    shading = dict(canvas._shadingUsed)  # the form's gradients, forgotten by endForm
-    canvas.endForm()
-    _give_form_its_graphics_states(canvas, name, shading)
-
-
-def _give_form_its_graphics_states(canvas: Canvas, name: str, shading: dict | None = None) -> None:
-    """reportlab writes a form's fonts and XObjects into its resources but not
-    its ExtGState (transparency) nor its shadings (gradients), so a form using
-    them would name graphics states the PDF never defines.  Build the resources
-    ourselves."""
-    from reportlab.pdfbase import pdfdoc
-
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    states = getattr(form, "ExtGState", None)
-    if not states and not shading:
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    resources.basicProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    if states:
-        resources.ExtGState = states
-    if shading:
-        resources.setShading(shading)
-    form.Resources = resources
 
 
 def _box(r: Rect) -> tuple[float, float, float, float]:
@@ -184,7 +155,7 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     from reportlab.pdfbase import pdfdoc
 
     from ..draw.displaylist import pictures_of
-    from ..art.pictures import xobject_name
+    from ..draw.canvas import xobject_name
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     used = tuple(pictures_of(picture))
@@ -217,7 +188,7 @@ def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
     """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
     from reportlab.pdfbase import pdfdoc
 
-    from ..art.pictures import xobject
+    from ..draw.canvas import xobject
 
     names = [xobject(canvas, kind, digest) for kind, digest in kept.pictures]  # each picture once per document
     form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)
@@ -255,7 +226,7 @@ class SheetWriter:
             kept = self.kept.get_form(key) if self.kept is not None else None
             if kept is not None and kept.applies(self.c):
                 _add_kept_form(self.c, name, kept)
-                _give_form_its_graphics_states(self.c, name)
+                give_form_its_graphics_states(self.c, name)
                 self.reused += 1
             else:
                 picture = self.drawings.picture(key) if hasattr(self.drawings, "picture") else self.drawings[key]

@@ -42,7 +42,8 @@ GENERATOR_REVISION = 2
 #: and how it is drawn into a PDF.
 RENDER_MODULES = ("stages/render.py", "stages/kit.py", "draw/text.py", "art/fonts.py", "art/icons.py",
                   "sheets/nets.py", "stages/keys.py", "draw/displaylist.py", "draw/svgread.py", "draw/svgfast.py",
-                  "draw/svgvalues.py", "art/curves.py", "draw/recording.py", "art/pictures.py", "art/icon_sets.py",
+                  "draw/svgvalues.py", "art/curves.py", "draw/recording.py", "draw/canvas.py", "draw/splice.py",
+                  "art/pictures.py", "art/formats.py", "art/placement.py", "art/pdfimages.py", "art/icon_sets.py",
                   "art/svgsafe.py")
 
 #: The generator's folder: its own templates, and the modules of RENDER_MODULES by their paths in it.

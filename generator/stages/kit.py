@@ -140,12 +140,12 @@ class Kit:
         the box, cropping), contain (all of it inside the box) or stretch; ``anchor``
         the part that stays in view (center, top, bottom, left, right, top-left ...).
         ``name`` is relative to the data folder; nothing is drawn for an empty name."""
-        from ..art import pictures
+        from ..art import pictures, placement
 
-        if fit not in pictures.FITS:
-            raise TemplateProblem(f"picture fit '{fit}' is not one of {', '.join(pictures.FITS)}")
-        if anchor not in pictures.ANCHORS:
-            raise TemplateProblem(f"picture anchor '{anchor}' is not one of {', '.join(pictures.ANCHORS)}")
+        if fit not in placement.FITS:
+            raise TemplateProblem(f"picture fit '{fit}' is not one of {', '.join(placement.FITS)}")
+        if anchor not in placement.ANCHORS:
+            raise TemplateProblem(f"picture anchor '{anchor}' is not one of {', '.join(placement.ANCHORS)}")
         if not all(isinstance(v, (int, float)) for v in (x, y, w, h)) or w <= 0 or h <= 0:
             raise TemplateProblem(f"picture box ({x}, {y}, {w}, {h}) needs numbers and a positive width and height")
         value = "" if name is None else str(name).strip()
@@ -172,7 +172,7 @@ class Kit:
             return Markup("")
         self.pictures[picture.rel] = picture.digest
         if picture.kind != "svg":
-            _, _, dw, dh = pictures.placement(fit, anchor, (x, y, w, h), (picture.width, picture.height))
+            _, _, dw, dh = placement.placement(fit, anchor, (x, y, w, h), (picture.width, picture.height))
             dpi = min(picture.width / (dw / 25.4), picture.height / (dh / 25.4))
             if dpi < pictures.MIN_DPI - 0.5:
                 need = (round(dw / 25.4 * pictures.MIN_DPI), round(dh / 25.4 * pictures.MIN_DPI))
@@ -180,7 +180,7 @@ class Kit:
                                    f"{who}: {picture.rel} prints at {dpi:.0f} dpi ({picture.width:g} x "
                                    f"{picture.height:g} px over {dw:.1f} x {dh:.1f} mm); {pictures.MIN_DPI} dpi "
                                    f"prints sharp: use one of at least {need[0]} x {need[1]} px")
-        return Markup(pictures.image_svg(picture, x, y, w, h, fit, anchor))
+        return Markup(placement.image_svg(picture, x, y, w, h, fit, anchor))
 
     def icon(self, name, cx, cy, size, fill="#000000", stroke="#ffffff"):
         try:

@@ -69,7 +69,8 @@ def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
     """One page per shot, each exactly its canvas at its resolution; the pictures are
     drawn as the card sheets draw them (``pdf.SheetWriter``), on a canvas set up the same way."""
     from ..draw.displaylist import draw_picture
-    from ..sheets.pdf import end_form, new_canvas
+    from ..draw.canvas import end_form
+    from ..sheets.pdf import new_canvas
 
     buffer = io.BytesIO()
     c = new_canvas(buffer, 10, 10, "pictures", "pictures")
