@@ -24,10 +24,10 @@ from model.atomic import write_files
 from model.errors import InputErrors, Problem
 from model.sheets import Game
 
+from .options import BuildOptions
+from .sheets.layout import DUPLEX_MODES, LAYOUTS, LayoutError, check_printer_margin, page_size
 from .stages.cache import DrawingStore
-from .defaults import DEFAULT_TARGETS
 from .stages.keys import content_hash
-from .sheets.layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
 
 if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
     from .stages.designs import RenderedGame
@@ -38,21 +38,6 @@ __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "
 
 PARALLEL_MIN_DESIGNS = 24  # designs to render (not in the cache) below which worker processes cost more than they save
 PART_SIZE = 8  # designs per part a worker renders (designs.PART_SIZE, kept here to be read without importing it)
-
-
-@dataclass
-class BuildOptions:
-    page: str = "a4"
-    duplex: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    out: Path = Path("output")
-    expansions: set[str] | None = None  # None: every expansion
-    targets: tuple[str, ...] = DEFAULT_TARGETS  # names in generator.targets.TARGETS, made in this order
-    settings: dict[str, dict] = field(default_factory=dict)  # target name -> its own settings, for its configure()
-    layout: str = "grid"  # grid (duplex), shared (neighbours share cut lines) or gutterfold (folded)
-    printer_margin: float = PRINTER_MARGIN  # mm the printer cannot print at each edge of the paper
-    bleed: float | None = None  # the least bleed each component keeps on the sheets (mm); None: all of its own
-    only: tuple[str, ...] = ()  # ids: just these components, in <game>-selected.pdf
 
 
 @dataclass

@@ -51,7 +51,7 @@ GENERATOR = Path(__file__).parents[1]
 BUILTIN_TEMPLATES = GENERATOR / "templates"
 
 
-def _package_version(name: str) -> str:
+def package_version(name: str) -> str:
     """A package's version and the size and time of its files, without importing it or
     scanning the installed distributions (which costs a new process more than a build's
     cached work): changes whenever the package is upgraded or edited."""
@@ -118,7 +118,7 @@ def _key_base():
 
     h = hashlib.sha256()
     for part in (f"pnp {__version__}", f"generator {GENERATOR_REVISION}", f"code {code_fingerprint()}",
-                 f"svglib {_package_version('svglib')}", f"reportlab {_package_version('reportlab')}",
+                 f"svglib {package_version('svglib')}", f"reportlab {package_version('reportlab')}",
                  f"fonts {fonts_fingerprint()}"):
         h.update(part.encode())
         h.update(b"\0")

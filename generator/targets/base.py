@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from model.errors import Problem
 
 if TYPE_CHECKING:
-    from ..build import BuildOptions
+    from ..options import BuildOptions
     from ..stages.designs import RenderedGame
 
 

@@ -21,7 +21,7 @@ from ..stages.designs import RenderedGame
 from ..stages.raster import centred_shot, rasterise
 from .shops import Preset, load_preset, match_size, size_problem
 from .base import TargetOutput
-from .png import manifest_csv, picture_name, sides
+from .cardfiles import manifest_csv, picture_name, sides
 
 
 @dataclass(frozen=True)
