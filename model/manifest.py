@@ -277,8 +277,17 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     try:
         text = path.read_text(encoding="utf-8")
         raw = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        problems.error(where, None, None, f"not a valid TOML file: {exc}")
+    except tomllib.TOMLDecodeError as exc:  # "... (at line 32, column 11)": the line goes where a line goes
+        found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
+        line, message = (int(found[2]), f"{found[1]} (column {found[3]})") if found else (None, str(exc))
+        problems.error(where, line, None, f"not a valid TOML file: {message}", unreadable=True)
+        return None
+    except UnicodeDecodeError as exc:
+        problems.error(where, None, None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save it as UTF-8",
+                       unreadable=True)
+        return None
+    except OSError as exc:
+        problems.error(where, None, None, f"cannot be read: {exc.strerror or exc}", unreadable=True)
         return None
     raw = check_shape(raw, where, problems)  # values of the wrong kind reported and left out
     game = raw.get("game", {})

@@ -252,7 +252,9 @@ def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:
     return found[0] if found else None
 
 
-def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
+def load_manifests(root: Path, problems: Problems, unreadable: set[str] | None = None) -> dict[str, Manifest]:
+    """Every game's manifest, by slug; the slugs of those that could not be read at all go into
+    ``unreadable`` (their rows are then left unchecked: every error about them would follow from it)."""
     manifests = {}
     templates = root / "templates"
     if templates.is_dir():
@@ -260,6 +262,8 @@ def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
             manifest = load_manifest(folder, problems)
             if manifest:
                 manifests[manifest.slug] = manifest
+            elif unreadable is not None:
+                unreadable.add(folder.name)
     return manifests
 
 
@@ -267,8 +271,10 @@ class _RowChecker:
     """Turns one sheet row into a Card, reporting each bad cell."""
 
     def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems,
-                 row_games: dict[tuple[str, int], str], header: set[str] | None = None):
+                 row_games: dict[tuple[str, int], str], header: set[str] | None = None,
+                 unreadable: set[str] = frozenset()):
         self.sheet = sheet
+        self.unreadable = unreadable  # games whose manifest could not be read: their rows are not checked
         self.header = header  # the sheet's columns (None: every column counts as present)
         self.missing: dict[str, tuple[list[int], list[str]]] = {}  # required column not in the header -> rows, decks
         self.file = None
@@ -285,6 +291,8 @@ class _RowChecker:
         game = v.get("game", "")
         self.row_games[(self.file, row)] = game
         manifest = self.manifests.get(game)
+        if manifest is None and game in self.unreadable:
+            return None  # its manifest's error says why
         if manifest is None:
             known = ", ".join(self.manifests) or "none"
             what = f"unknown game '{game}'" if game else "game is empty"
@@ -433,7 +441,9 @@ def _declare_hint(column: str, manifests: dict[str, Manifest]) -> str:
 
 
 def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems,
-               row_games: dict[tuple[str, int], str] | None = None) -> list[Card]:
+               row_games: dict[tuple[str, int], str] | None = None, unreadable: set[str] = frozenset()) -> list[Card]:
+    """The cards of one sheet.  ``unreadable``: games whose manifest could not be read; their rows and
+    the columns only they might declare are not checked (each error would follow from the manifest's)."""
     table = read_table(path, problems)
     if table is None:
         return []
@@ -447,7 +457,7 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
             known |= set(d.columns)
     meant = {}  # a known column missing from the header -> the unknown header that looks like a typo of it
     for h in header:
-        if h and h not in known:
+        if h and h not in known and not unreadable:
             close = close_column(h, known - set(header))
             if close:
                 meant.setdefault(close, h)
@@ -465,7 +475,8 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
     if not rows:
         problems.error(path.name, None, None, "the sheet has a header but no rows")
         return []
-    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games, set(header))
+    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games, set(header),
+                          unreadable)
     checker.file = path.name
     cards = [card for row, values in rows if (card := checker.check(row, values)) is not None]
     for column, (rows_needing, decks) in checker.missing.items():
@@ -520,10 +531,10 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     problems = Problems()
     if not find_sheets(root, "cards"):
         raise PnpError(f"{root.resolve()}: no cards.csv here; run pnp in the project folder or pass --data DIR")
-    manifests = load_manifests(root, problems)
+    unreadable: set[str] = set()
+    manifests = load_manifests(root, problems, unreadable)
     if games:
-        broken = {p.file.split("/")[1] for p in problems.errors if p.file.startswith("templates/")}
-        unknown = [g for g in games if g not in manifests and g not in broken]
+        unknown = [g for g in games if g not in manifests and g not in unreadable]
         if unknown:
             raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
     row_games: dict[tuple[str, int], str] = {}
@@ -531,7 +542,7 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     for sheet in ("cards", "goals"):
         path = _one_sheet(root, sheet, problems)
         if path is not None:
-            cards += load_sheet(path, sheet, manifests, problems, row_games)
+            cards += load_sheet(path, sheet, manifests, problems, row_games, unreadable)
     if games:
         wanted = set(games)
         keep = []
