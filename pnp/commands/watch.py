@@ -9,7 +9,7 @@ import click
 from generator.build import BuildOptions
 
 from ..console import err, out
-from ..options import data_option, expansion_option, out_option, page_option
+from ..options import data_option, expansion_option, no_cache_option, out_option, page_option, port_option
 
 
 def print_build(snap) -> None:
@@ -54,9 +54,8 @@ def serve(session, port: int) -> None:
 @page_option
 @expansion_option
 @click.option("--serve", "serve_page", is_flag=True, help="Also serve the preview page (as pnp preview does).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port of the preview page on 127.0.0.1, with --serve (0: any free port).")
-@click.option("--no-cache", is_flag=True, help="Do not read or write the build cache (OUT/.pnp-cache).")
+@port_option("Port of the preview page on 127.0.0.1, with --serve (0: any free port).")
+@no_cache_option
 def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
     """Build, then build again whenever a sheet, template or manifest is saved.
 
