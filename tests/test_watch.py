@@ -147,8 +147,8 @@ def test_the_session_shows_and_counts_the_warnings_check_gives(data, tmp_path):
     session = Session(data, [SLUG], tmp_path / "out", checks=game_checks)
     snap = session.build()
     lines = summary(snap)
-    deck_warning = ("goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
-                    "4 colours give at most 5 levels otherwise")
+    deck_warning = ("goals.csv:15:requires: pyramid-scheme: a branch 6 levels deep needs a smart-ass or a colour "
+                    "pass on it: 4 colours give at most 5 levels otherwise")
     assert lines[0].endswith(", 1 warning") and f"  warning {deck_warning}" in lines
     goal = next(c for g in snap.games for _, _, cs in g.decks for c in cs if (c.sheet, c.row) == ("goals.csv", 15))
     assert any("a branch 6 levels deep" in w for w in goal.warnings)  # on the card it belongs to, on the page
