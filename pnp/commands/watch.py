@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import click
 
@@ -43,7 +44,10 @@ def serve(session, port: int) -> None:
     except OSError as exc:
         raise click.UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     out.print(f"preview at {server.url}  (Ctrl-C stops)", markup=False, highlight=False)
-    server.serve()
+    try:
+        server.serve()
+    finally:
+        session.close()
     out.print("stopped watching.")
 
 
@@ -68,10 +72,16 @@ def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
     from preview.watch import watch as watch_loop
 
     out.print(f"watching {data.resolve()} for saves (Ctrl-C stops)", markup=False, highlight=False)
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops as Ctrl-C does
     try:
         watch_loop(session, print_build)
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         session.close()
     out.print("stopped watching.")
+
+
+def _interrupt(sig, frame):
+    raise KeyboardInterrupt
