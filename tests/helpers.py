@@ -77,6 +77,18 @@ def run_pnp(*args) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def save_until_built(cards: Path, card_id: str, name: str, built: list, timeout: float = 60) -> None:
+    """Save a new name for one card every second until a watcher has built (it needs a moment to start)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    n = 0
+    while not built and time.monotonic() < deadline:
+        n += 1
+        set_cell(cards, find_row(cards, "id", card_id), "name", f"{name} {n}")
+        time.sleep(1.0)
+
+
 def new_game(data: Path, slug: str) -> Path:
     """A game of one's own, as ``pnp new SLUG`` starts it in ``data``; returns its template folder."""
     code, output = run_pnp("new", slug, "--data", data)

@@ -16,7 +16,7 @@ from generator.pictures import content_digest
 from preview.session import Session
 from preview.watch import watch
 
-from helpers import find_row, new_game, read_rows, set_cell, write_rows
+from helpers import new_game, read_rows, save_until_built, write_rows
 
 SLUG = "gallery"
 
@@ -69,13 +69,7 @@ def test_a_picture_caught_while_it_is_saved_is_never_shown_broken(data, tmp_path
     thread = threading.Thread(target=watch, args=(session, lambda snap: None, stop), daemon=True)
     thread.start()
     try:
-        cards = data / "cards.csv"
-        deadline = time.monotonic() + 60
-        n = 0
-        while not shown and time.monotonic() < deadline:  # the watcher needs a moment to start
-            n += 1
-            set_cell(cards, find_row(cards, "id", "red-1"), "name", f"Red King {n}")
-            time.sleep(1.0)
+        save_until_built(data / "cards.csv", "red-1", "Red King", shown)
         assert shown, "the watcher never built"
         time.sleep(1.5)  # the last of those saves built
         since = len(shown)

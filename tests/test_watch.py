@@ -14,7 +14,7 @@ import pytest
 from preview.session import Session, summary
 from preview.watch import ChangeFilter, watch
 
-from helpers import REPO, copy_game, find_row, read_rows, set_cell
+from helpers import REPO, copy_game, find_row, read_rows, save_until_built, set_cell
 
 SLUG = "pyramid-scheme"
 
@@ -97,13 +97,7 @@ def test_the_watch_loop_builds_after_a_save_and_stops(data, tmp_path):
     stop = threading.Event()
     thread = threading.Thread(target=watch, args=(session, built.append, stop), daemon=True)
     thread.start()
-    cards = data / "cards.csv"
-    deadline = time.monotonic() + 60
-    n = 0
-    while not built and time.monotonic() < deadline:  # the watcher needs a moment to start
-        n += 1
-        set_cell(cards, find_row(cards, "id", "g01"), "name", f"Penny Saver {n}")
-        time.sleep(1.0)
+    save_until_built(data / "cards.csv", "g01", "Penny Saver", built)
     stop.set()
     thread.join(timeout=10)
     assert not thread.is_alive()
