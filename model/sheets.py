@@ -160,20 +160,58 @@ def _decode(path: Path, problems: Problems) -> str | None:
 
 #: Characters a cell cannot print (control characters; U+FFFE, U+FFFF): removed, with a warning.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+#: The format characters that change the direction of writing (marks, embeddings, overrides, isolates).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Joiners, kept between two visible characters (an emoji sequence such as a family, a ligature's control).
+JOINERS = frozenset("\u200c\u200d")
+#: A flag of a region is a black flag followed by tag characters, and is kept whole.
+BLACK_FLAG, TAGS = "\U0001F3F4", range(0xE0020, 0xE0080)
 
 
 def _printable(file: str, row: int, column: str | None, value: str, problems: Problems) -> str:
-    """A cell without the characters no output can print; a line break saved as CR LF or CR is LF."""
+    """A cell without the characters no output can print (control characters, and invisible format
+    characters but a joiner inside an emoji sequence), each kind with a warning; a line break saved as
+    CR LF or CR is LF."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     found = _UNPRINTABLE.findall(value)
-    if not found:
+    if found:
+        distinct = list(dict.fromkeys(found))
+        names = ", ".join(f"U+{ord(c):04X}" for c in distinct)
+        problems.warn(file, row, column, f"invisible control character{'s' if len(distinct) > 1 else ''} {names} "
+                      f"removed: {'they' if len(distinct) > 1 else 'it'} cannot be printed")
+        value = _UNPRINTABLE.sub("", value)
+    if value.isascii():
         return value
-    distinct = list(dict.fromkeys(found))
-    names = ", ".join(f"U+{ord(c):04X}" for c in distinct)
-    problems.warn(file, row, column, f"invisible control character{'s' if len(distinct) > 1 else ''} {names} "
-                  f"removed: {'they' if len(distinct) > 1 else 'it'} cannot be printed")
-    return _UNPRINTABLE.sub("", value)
+    return _without_format_characters(file, row, column, value, problems)
+
+
+def _without_format_characters(file: str, row: int, column: str | None, value: str, problems: Problems) -> str:
+    """``value`` without its invisible format characters (Unicode's category Cf: zero-width spaces,
+    byte-order marks, direction overrides ...), with one warning naming them; a joiner between two
+    visible characters and the tags of a flag stay."""
+    import unicodedata
+
+    kept, removed = [], []
+    for i, c in enumerate(value):
+        if c.isascii() or unicodedata.category(c) != "Cf":
+            kept.append(c)
+        elif c in JOINERS and 0 < i < len(value) - 1 and not value[i - 1].isspace() and not value[i + 1].isspace():
+            kept.append(c)
+        elif ord(c) in TAGS and kept and (kept[-1] == BLACK_FLAG or ord(kept[-1]) in TAGS):
+            kept.append(c)
+        else:
+            removed.append(c)
+    if not removed:
+        return value
+    distinct = list(dict.fromkeys(removed))
+    names = ", ".join(f"U+{ord(c):04X} ({unicodedata.name(c, 'unnamed').lower()})" for c in distinct)
+    many = len(distinct) > 1
+    why = (", and one that turns the writing around would make the sheet read otherwise than the card"
+           if any(c in BIDI_CONTROLS for c in distinct) else "")
+    problems.warn(file, row, column, f"invisible format character{'s' if many else ''} {names} removed: "
+                  f"{'they print' if many else 'it prints'} nothing{why}")
+    return "".join(kept)
 
 
 def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
