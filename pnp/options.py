@@ -36,7 +36,7 @@ class PageSize(click.ParamType):
     name = "page"
 
     def convert(self, value, param, ctx):
-        from generator.layout import LayoutError, page_size
+        from generator.sheets.layout import LayoutError, page_size
 
         text = str(value).strip().lower().replace(" ", "")
         try:
@@ -83,7 +83,7 @@ def back_offset_option(help: str = "Shift the backs by X (right) and Y (down) mi
 def printer_margin_option(help: str = "The edge of the paper the printer cannot print, in mm; artwork, crop marks "
                                       "and footers stay inside it."):
     from generator.build import BuildOptions
-    from generator.layout import MAX_PRINTER_MARGIN
+    from generator.sheets.layout import MAX_PRINTER_MARGIN
 
     return click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN),
                         default=BuildOptions.printer_margin, show_default=True, metavar="MM", help=help)

@@ -285,7 +285,7 @@ class Session:
 
 
 def _is_picture(path) -> bool:
-    from generator.pictures import KINDS
+    from generator.art.pictures import KINDS
 
     return Path(path).suffix.lower() in KINDS
 
@@ -337,15 +337,15 @@ def settle(paths, quiet: float = SETTLE_QUIET_S, limit: float = SETTLE_LIMIT_S) 
 
 
 def _picture_kind(path: Path) -> str:
-    from generator.pictures import kind_of
+    from generator.art.pictures import kind_of
 
     return kind_of(path)
 
 
 def _prepare_helper() -> None:
     """Run in the helper process once: the imports and fonts of a reference sheet."""
-    from generator import designs, reference  # noqa: F401
-    from generator.fonts import register_fonts
+    from generator.stages import designs, reference  # noqa: F401
+    from generator.art.fonts import register_fonts
 
     register_fonts()
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from generator.pictures import content_digest
+from generator.art.pictures import content_digest
 from preview.session import Session
 from preview.watch import watch
 

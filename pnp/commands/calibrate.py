@@ -19,7 +19,7 @@ from ..options import (back_offset_option, data_option, duplex_option, out_optio
 @out_option
 def calibrate(data, page, duplex, back_offset, printer_margin, out_dir):
     """Write calibration-<page>-<duplex>.pdf: print it duplex, read the back offset off its scales."""
-    from generator.calibrate import calibration_pdf
+    from generator.sheets.calibrate import calibration_pdf
     from model.atomic import write_files
 
     offset = parse_offset(back_offset)
