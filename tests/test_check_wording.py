@@ -4,9 +4,12 @@ another game knows it is not about theirs."""
 
 from __future__ import annotations
 
+import pytest
+
 from helpers import copy_game, new_game, run_pnp
 
 
+@pytest.mark.slow
 def test_an_engines_check_names_its_game_beside_a_game_of_ones_own(tmp_path):
     data = copy_game(tmp_path / "data", "pyramid-scheme")
     new_game(data, "love-letter")

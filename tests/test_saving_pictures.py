@@ -59,6 +59,7 @@ def write_slowly(path, data: bytes, pieces: int = 8, pause: float = 0.15) -> Non
             fh.flush()
 
 
+@pytest.mark.slow
 def test_a_picture_caught_while_it_is_saved_is_never_shown_broken(data, tmp_path):
     session = Session(data, [SLUG], tmp_path / "out")
     first = session.build()
