@@ -430,6 +430,9 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
                 done(results[-1])
             except InputErrors as exc:
                 problems += exc.problems + exc.warnings
+    seen: set[Problem] = set()
+    for r in results:  # a warning of the whole build (the cache's) is said once, with the first game
+        r.warnings = [w for w in r.warnings if not (w in seen or seen.add(w))]
     if problems:  # with the warnings of the games that built
         raise InputErrors(problems + [w for r in results for w in r.warnings])
     if write:

@@ -13,13 +13,16 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Problem:
     """One located message about the user's input.  Problems sort by file, row
-    (a whole-file problem first), column and message."""
+    (a whole-file problem first), column and message; a file that could not be
+    read at all (``unreadable``) comes before every other problem, since what
+    follows may stem from it."""
 
     file: str
     row: int | None = None
     column: str | None = None
     message: str = ""
     severity: str = "error"  # "error" or "warning"
+    unreadable: bool = False
 
     def __str__(self) -> str:
         where = self.file
@@ -34,7 +37,7 @@ class Problem:
         return self.severity == "error"
 
     def sort_key(self) -> tuple:
-        return (self.file, -1 if self.row is None else self.row, self.column or "", self.message, self.severity)
+        return (not self.unreadable, self.file, -1 if self.row is None else self.row, self.column or "", self.message, self.severity)
 
     def __lt__(self, other: "Problem") -> bool:
         return self.sort_key() < other.sort_key()
@@ -83,8 +86,8 @@ class Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def error(self, file: str, row: int | None, column: str | None, message: str) -> None:
-        self.items.append(Problem(file, row, column, message, "error"))
+    def error(self, file: str, row: int | None, column: str | None, message: str, unreadable: bool = False) -> None:
+        self.items.append(Problem(file, row, column, message, "error", unreadable))
 
     def warn(self, file: str, row: int | None, column: str | None, message: str) -> None:
         self.items.append(Problem(file, row, column, message, "warning"))

@@ -40,6 +40,10 @@ FONT_STYLES = ("regular", "bold", "italic", "bold_italic")
 FONT_SUFFIXES = (".ttf", ".otf")
 #: The smallest text size, in points, a game prints without a warning (``[game] text_floor``).
 TEXT_FLOOR_PT = 6.0
+#: A single playing time (``playtime = "20 min"``) stands for this share either side of it: 15-25 min.
+PLAYTIME_TOLERANCE = 0.25
+_PLAYTIME = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:(?:-|–|—|to)\s*(\d+(?:\.\d+)?))?\s*"
+                       r"(min|mins|minutes?|m|h|hrs?|hours?)?\.?\s*", re.I)
 BASE_COLUMNS = ("game", "deck", "id", "name", "count", "expansion")
 COMMON_COLUMNS = ("color", "number", "symbol", "requires", "effect", "text")
 SHEETS = ("cards", "goals")
@@ -96,7 +100,7 @@ class Manifest:
     folder: Path
     title: str
     players: str
-    playtime: str
+    playtime: str  # as written (the reference sheet prints it)
     font: str
     palette: dict[str, dict]
     decks: dict[str, Deck]
@@ -108,6 +112,8 @@ class Manifest:
     fonts: dict[str, tuple] = field(default_factory=dict)
     text_floor: float = TEXT_FLOOR_PT  # points
     language: str = "en_US"  # of the text, for hyphenation
+    #: the playing time the box states, (shortest, longest) in minutes; None when the manifest gives none
+    playtime_minutes: tuple[float, float] | None = None
 
     @property
     def data_folder(self) -> Path:
@@ -168,6 +174,27 @@ def _size(name_or_table, sizes: dict, where: str, problems: Problems) -> Size | 
     if size.shape not in ("rect", "circle"):
         problems.error(where, None, None, f"size '{name}': shape '{size.shape}' is not rect or circle")
     return size
+
+
+def playtime_minutes(value) -> tuple[float, float] | None:
+    """The box's playing time in minutes: ``"20-30 min"`` -> (20, 30), ``"1-2 h"`` -> (60, 120); one time
+    stands for ``PLAYTIME_TOLERANCE`` either side of it (``"20 min"``, ``20`` -> (15, 25)); empty -> None.
+    Raises ValueError for anything else."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    text = str(value or "").strip()
+    if not text:
+        return None
+    found = _PLAYTIME.fullmatch(text)
+    if not found:
+        raise ValueError(text)
+    low, high = float(found[1]), float(found[2] or found[1])
+    scale = 60.0 if (found[3] or "m").lower().startswith("h") else 1.0
+    if low <= 0 or high < low:
+        raise ValueError(text)
+    if found[2] is None:
+        low, high = low * (1 - PLAYTIME_TOLERANCE), low * (1 + PLAYTIME_TOLERANCE)
+    return low * scale, high * scale
 
 
 def line_of(text: str, table: str, key: str | None = None) -> int | None:
@@ -277,8 +304,17 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     try:
         text = path.read_text(encoding="utf-8")
         raw = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        problems.error(where, None, None, f"not a valid TOML file: {exc}")
+    except tomllib.TOMLDecodeError as exc:  # "... (at line 32, column 11)": the line goes where a line goes
+        found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
+        line, message = (int(found[2]), f"{found[1]} (column {found[3]})") if found else (None, str(exc))
+        problems.error(where, line, None, f"not a valid TOML file: {message}", unreadable=True)
+        return None
+    except UnicodeDecodeError as exc:
+        problems.error(where, None, None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save it as UTF-8",
+                       unreadable=True)
+        return None
+    except OSError as exc:
+        problems.error(where, None, None, f"cannot be read: {exc.strerror or exc}", unreadable=True)
         return None
     raw = check_shape(raw, where, problems)  # values of the wrong kind reported and left out
     game = raw.get("game", {})
@@ -360,6 +396,15 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
         problems.error(where, line_of(text, "game", "language"), "game.language",
                        f"unknown language '{language}' for hyphenation; e.g. en_US, en_GB, de_DE, fr_FR")
     language = found or "en_US"
+    playtime = game.get("playtime", "")
+    try:
+        minutes = playtime_minutes(playtime)
+    except ValueError:
+        minutes = None
+        problems.error(where, line_of(text, "game", "playtime"), "game.playtime",
+                       f"'{playtime}' is not a playing time; expected the range of minutes a game takes, "
+                       f"e.g. \"20-30 min\" (or \"1-2 h\"; one time such as \"20 min\" stands for "
+                       f"{20 * (1 - PLAYTIME_TOLERANCE):g}-{20 * (1 + PLAYTIME_TOLERANCE):g} min)")
     return Manifest(
         slug=folder.name,
         folder=folder,
@@ -376,4 +421,5 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
         fonts=fonts,
         text_floor=float(floor),
         language=language,
+        playtime_minutes=minutes,
     )

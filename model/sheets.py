@@ -160,20 +160,58 @@ def _decode(path: Path, problems: Problems) -> str | None:
 
 #: Characters a cell cannot print (control characters; U+FFFE, U+FFFF): removed, with a warning.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+#: The format characters that change the direction of writing (marks, embeddings, overrides, isolates).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Joiners, kept between two visible characters (an emoji sequence such as a family, a ligature's control).
+JOINERS = frozenset("\u200c\u200d")
+#: A flag of a region is a black flag followed by tag characters, and is kept whole.
+BLACK_FLAG, TAGS = "\U0001F3F4", range(0xE0020, 0xE0080)
 
 
 def _printable(file: str, row: int, column: str | None, value: str, problems: Problems) -> str:
-    """A cell without the characters no output can print; a line break saved as CR LF or CR is LF."""
+    """A cell without the characters no output can print (control characters, and invisible format
+    characters but a joiner inside an emoji sequence), each kind with a warning; a line break saved as
+    CR LF or CR is LF."""
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     found = _UNPRINTABLE.findall(value)
-    if not found:
+    if found:
+        distinct = list(dict.fromkeys(found))
+        names = ", ".join(f"U+{ord(c):04X}" for c in distinct)
+        problems.warn(file, row, column, f"invisible control character{'s' if len(distinct) > 1 else ''} {names} "
+                      f"removed: {'they' if len(distinct) > 1 else 'it'} cannot be printed")
+        value = _UNPRINTABLE.sub("", value)
+    if value.isascii():
         return value
-    distinct = list(dict.fromkeys(found))
-    names = ", ".join(f"U+{ord(c):04X}" for c in distinct)
-    problems.warn(file, row, column, f"invisible control character{'s' if len(distinct) > 1 else ''} {names} "
-                  f"removed: {'they' if len(distinct) > 1 else 'it'} cannot be printed")
-    return _UNPRINTABLE.sub("", value)
+    return _without_format_characters(file, row, column, value, problems)
+
+
+def _without_format_characters(file: str, row: int, column: str | None, value: str, problems: Problems) -> str:
+    """``value`` without its invisible format characters (Unicode's category Cf: zero-width spaces,
+    byte-order marks, direction overrides ...), with one warning naming them; a joiner between two
+    visible characters and the tags of a flag stay."""
+    import unicodedata
+
+    kept, removed = [], []
+    for i, c in enumerate(value):
+        if c.isascii() or unicodedata.category(c) != "Cf":
+            kept.append(c)
+        elif c in JOINERS and 0 < i < len(value) - 1 and not value[i - 1].isspace() and not value[i + 1].isspace():
+            kept.append(c)
+        elif ord(c) in TAGS and kept and (kept[-1] == BLACK_FLAG or ord(kept[-1]) in TAGS):
+            kept.append(c)
+        else:
+            removed.append(c)
+    if not removed:
+        return value
+    distinct = list(dict.fromkeys(removed))
+    names = ", ".join(f"U+{ord(c):04X} ({unicodedata.name(c, 'unnamed').lower()})" for c in distinct)
+    many = len(distinct) > 1
+    why = (", and one that turns the writing around would make the sheet read otherwise than the card"
+           if any(c in BIDI_CONTROLS for c in distinct) else "")
+    problems.warn(file, row, column, f"invisible format character{'s' if many else ''} {names} removed: "
+                  f"{'they print' if many else 'it prints'} nothing{why}")
+    return "".join(kept)
 
 
 def read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
@@ -252,7 +290,9 @@ def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:
     return found[0] if found else None
 
 
-def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
+def load_manifests(root: Path, problems: Problems, unreadable: set[str] | None = None) -> dict[str, Manifest]:
+    """Every game's manifest, by slug; the slugs of those that could not be read at all go into
+    ``unreadable`` (their rows are then left unchecked: every error about them would follow from it)."""
     manifests = {}
     templates = root / "templates"
     if templates.is_dir():
@@ -260,6 +300,8 @@ def load_manifests(root: Path, problems: Problems) -> dict[str, Manifest]:
             manifest = load_manifest(folder, problems)
             if manifest:
                 manifests[manifest.slug] = manifest
+            elif unreadable is not None:
+                unreadable.add(folder.name)
     return manifests
 
 
@@ -267,8 +309,10 @@ class _RowChecker:
     """Turns one sheet row into a Card, reporting each bad cell."""
 
     def __init__(self, sheet: str, manifests: dict[str, Manifest], problems: Problems,
-                 row_games: dict[tuple[str, int], str], header: set[str] | None = None):
+                 row_games: dict[tuple[str, int], str], header: set[str] | None = None,
+                 unreadable: set[str] = frozenset()):
         self.sheet = sheet
+        self.unreadable = unreadable  # games whose manifest could not be read: their rows are not checked
         self.header = header  # the sheet's columns (None: every column counts as present)
         self.missing: dict[str, tuple[list[int], list[str]]] = {}  # required column not in the header -> rows, decks
         self.file = None
@@ -285,6 +329,8 @@ class _RowChecker:
         game = v.get("game", "")
         self.row_games[(self.file, row)] = game
         manifest = self.manifests.get(game)
+        if manifest is None and game in self.unreadable:
+            return None  # its manifest's error says why
         if manifest is None:
             known = ", ".join(self.manifests) or "none"
             what = f"unknown game '{game}'" if game else "game is empty"
@@ -433,7 +479,9 @@ def _declare_hint(column: str, manifests: dict[str, Manifest]) -> str:
 
 
 def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems: Problems,
-               row_games: dict[tuple[str, int], str] | None = None) -> list[Card]:
+               row_games: dict[tuple[str, int], str] | None = None, unreadable: set[str] = frozenset()) -> list[Card]:
+    """The cards of one sheet.  ``unreadable``: games whose manifest could not be read; their rows and
+    the columns only they might declare are not checked (each error would follow from the manifest's)."""
     table = read_table(path, problems)
     if table is None:
         return []
@@ -447,7 +495,7 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
             known |= set(d.columns)
     meant = {}  # a known column missing from the header -> the unknown header that looks like a typo of it
     for h in header:
-        if h and h not in known:
+        if h and h not in known and not unreadable:
             close = close_column(h, known - set(header))
             if close:
                 meant.setdefault(close, h)
@@ -465,7 +513,8 @@ def load_sheet(path: Path, sheet: str, manifests: dict[str, Manifest], problems:
     if not rows:
         problems.error(path.name, None, None, "the sheet has a header but no rows")
         return []
-    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games, set(header))
+    checker = _RowChecker(sheet, manifests, problems, {} if row_games is None else row_games, set(header),
+                          unreadable)
     checker.file = path.name
     cards = [card for row, values in rows if (card := checker.check(row, values)) is not None]
     for column, (rows_needing, decks) in checker.missing.items():
@@ -520,10 +569,10 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     problems = Problems()
     if not find_sheets(root, "cards"):
         raise PnpError(f"{root.resolve()}: no cards.csv here; run pnp in the project folder or pass --data DIR")
-    manifests = load_manifests(root, problems)
+    unreadable: set[str] = set()
+    manifests = load_manifests(root, problems, unreadable)
     if games:
-        broken = {p.file.split("/")[1] for p in problems.errors if p.file.startswith("templates/")}
-        unknown = [g for g in games if g not in manifests and g not in broken]
+        unknown = [g for g in games if g not in manifests and g not in unreadable]
         if unknown:
             raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
     row_games: dict[tuple[str, int], str] = {}
@@ -531,7 +580,7 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     for sheet in ("cards", "goals"):
         path = _one_sheet(root, sheet, problems)
         if path is not None:
-            cards += load_sheet(path, sheet, manifests, problems, row_games)
+            cards += load_sheet(path, sheet, manifests, problems, row_games, unreadable)
     if games:
         wanted = set(games)
         keep = []

@@ -9,8 +9,9 @@ from rich.markup import escape
 
 from model.errors import InputErrors, PnpError, Problem
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+# emoji=False: ':tent:' in a message is an icon's name, printed as typed, never rich's emoji for it
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 def report_problems(problems: list[Problem]) -> None:

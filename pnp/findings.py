@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 from model.errors import Problem
 
@@ -31,7 +32,16 @@ def game_checks(game, store=None, folder_rules: bool = False) -> list[Problem]:
     never runs a game folder's code, so there such a game gets the sheet checks."""
     from validator.checks import deck_checks
 
-    return deck_checks(game, folder_rules) + palette_checks(game.manifest, store)
+    return [_of_game(game.slug, p) for p in deck_checks(game, folder_rules)] + palette_checks(game.manifest, store)
+
+
+def _of_game(slug: str, problem: Problem) -> Problem:
+    """A deck check's line, naming its game: a rules engine's checks speak its game's own words (a
+    smart-ass, a colour pass), which a designer of another game in the same folder should know are
+    not about theirs."""
+    if problem.file.startswith("templates/") or problem.message.startswith(f"{slug}: "):
+        return problem
+    return replace(problem, message=f"{slug}: {problem.message}")
 
 
 def palette_checks(manifest, store=None) -> list[Problem]:

@@ -1,4 +1,5 @@
-"""Options shared by several commands."""
+"""Options shared by several commands: each defined once, here; README.md's table of options
+says which commands take which (a test holds the two together)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import click
 
 
 def data_option(f):
+    """Every command's: the data folder."""
     return click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
                         show_default=True, help="Folder with cards.csv, goals.csv and templates/.")(f)
 
@@ -52,3 +54,75 @@ def page_option(f):
 
     return click.option("--page", type=PageSize(), default=BuildOptions.page, show_default=True,
                         help="Paper size: a4, letter, a3, tabloid, or WxH in millimetres (e.g. 200x280).")(f)
+
+
+def parse_offset(value: str) -> tuple[float, float]:
+    """``--back-offset X,Y``: millimetres, X to the right, Y down."""
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not X,Y in millimetres, e.g. 0.5,-1") from None
+    return x, y
+
+
+def duplex_option(modes, help: str):
+    """``--duplex``, with the modes a command takes."""
+    from generator.build import BuildOptions
+
+    return click.option("--duplex", type=click.Choice(list(modes)), default=BuildOptions.duplex, show_default=True,
+                        help=help)
+
+
+def back_offset_option(help: str = "Shift the backs by X (right) and Y (down) millimetres to correct a printer."):
+    from generator.build import BuildOptions
+
+    return click.option("--back-offset", default="{},{}".format(*(f"{v:g}" for v in BuildOptions.back_offset)),
+                        show_default=True, metavar="X,Y", help=help)
+
+
+def printer_margin_option(help: str = "The edge of the paper the printer cannot print, in mm; artwork, crop marks "
+                                      "and footers stay inside it."):
+    from generator.build import BuildOptions
+    from generator.sheets.layout import MAX_PRINTER_MARGIN
+
+    return click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN),
+                        default=BuildOptions.printer_margin, show_default=True, metavar="MM", help=help)
+
+
+def no_cache_option(f):
+    return click.option("--no-cache", is_flag=True,
+                        help="Render and parse every design again, without reading or writing the build cache "
+                             "(OUT/.pnp-cache).")(f)
+
+
+def port_option(help: str):
+    return click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help=help)
+
+
+def seed_option(help: str):
+    from validator.validate import RunOptions
+
+    return click.option("--seed", type=int, default=RunOptions.seed, show_default=True, help=help)
+
+
+def workers_option(f):
+    from validator.validate import RunOptions
+
+    return click.option("--workers", type=click.IntRange(min=1), default=RunOptions.workers,
+                        help="Local worker processes  [default: all cores]")(f)
+
+
+def scheduler_option(f):
+    from validator.validate import RunOptions
+
+    return click.option("--scheduler", metavar="ADDR", default=RunOptions.scheduler,
+                        help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786.")(f)
+
+
+def rule_option(help: str):
+    return click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help=help)
+
+
+def thresholds_option(f):
+    return click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")(f)

@@ -10,12 +10,20 @@ the last build placed, by their digest (no other file is ever served);
 ``/events`` a server-sent event after every build, which makes the page
 fetch the state again.  Builds run in a thread beside the
 server (``watch.watch``); the first build runs before the server starts.
+
+Only a request that names this machine in its ``Host`` header is answered
+(``127.0.0.1``, ``localhost`` or ``[::1]``, with this server's port): a web page
+elsewhere that points a name of its own at 127.0.0.1 (DNS rebinding) gets 421
+and nothing else.  Ctrl-C or SIGTERM ends the event streams first, then the
+server, and the session's helper process with it: no traceback, no warning.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
 import socket
 import threading
 from importlib import resources
@@ -28,6 +36,50 @@ from .session import Session, Snapshot
 HOST = "127.0.0.1"
 KEEPALIVE_S = 15.0
 PICTURE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}
+#: The names of this machine a request may give in its Host header.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def local_host(value: str, port: int | None) -> bool:
+    """Whether a ``Host`` header names this machine: one of ``LOCAL_HOSTS``, with no port or ``port``
+    (None: any port)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        host, _, rest = value.partition("]")
+        host += "]"
+        given = rest[1:] if rest.startswith(":") else None
+        if rest and given is None:
+            return False
+    else:
+        host, sep, given = value.partition(":")
+        given = given if sep else None
+    if host not in LOCAL_HOSTS:
+        return False
+    return given is None or port is None or given == str(port)
+
+
+class LocalOnly:
+    """ASGI middleware: a request whose Host header does not name this machine gets 421 Misdirected
+    Request and no data (a page on another site cannot read the cards through a name of its own)."""
+
+    def __init__(self, app, port: int | None):
+        self.app = app
+        self.port = port
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            hosts = [v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"]
+            if len(hosts) != 1 or not local_host(hosts[0], self.port):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = b"misdirected request: this page answers only to 127.0.0.1 and localhost\n"
+                await send({"type": "http.response.start", "status": 421,
+                            "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 def font_css() -> str:
@@ -71,7 +123,8 @@ class Hub:
                 loop.call_soon_threadsafe(q.put_nowait, None)
 
 
-def make_app(session: Session, hub: Hub):
+def make_app(session: Session, hub: Hub, port: int | None = None):
+    """The page's application; it answers only requests whose Host names this machine (and ``port``)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -139,7 +192,7 @@ def make_app(session: Session, hub: Hub):
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    return Starlette(routes=[
+    return LocalOnly(Starlette(routes=[
         Route("/", index),
         Route("/api/state", state),
         Route("/api/svg", svgs),
@@ -147,7 +200,7 @@ def make_app(session: Session, hub: Hub):
         Route("/fonts/{name}", font),
         Route("/pictures/{digest}", picture),
         Route("/events", events),
-    ])
+    ]), port)
 
 
 def bind(port: int) -> socket.socket:
@@ -163,6 +216,38 @@ def bind(port: int) -> socket.socket:
 def url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://{host}:{port}/"
+
+
+def _server_class():
+    """uvicorn's server, ending the page's event streams as soon as a stop is asked for (so that it stops
+    at once, without cancelling them), and leaving Ctrl-C and SIGTERM handled once it has stopped (rather
+    than raising them again, which would end the process before its helper process and without a word)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def __init__(self, config, on_exit):
+            super().__init__(config)
+            self.on_exit = on_exit
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in original.items():
+                    signal.signal(sig, handler)
+
+        def handle_exit(self, sig, frame) -> None:
+            self.on_exit()
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+
+    return Server
 
 
 class PreviewServer:
@@ -185,9 +270,10 @@ class PreviewServer:
 
         from .watch import watch
 
-        config = uvicorn.Config(make_app(self.session, self.hub), log_level="warning", access_log=False,
+        port = self.sock.getsockname()[1]
+        config = uvicorn.Config(make_app(self.session, self.hub, port), log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=1, lifespan="on")
-        self.server = uvicorn.Server(config)
+        self.server = _server_class()(config, self.hub.close)
         watcher = None
         if self.watch_files:
             watcher = threading.Thread(target=watch, args=(self.session, self.on_build, self.stop_event),

@@ -11,11 +11,20 @@ Everything a build compiles stays in this process between builds (template
 environments, fonts, display lists), and, when there is a second core, a
 helper process kept for the session makes each reference sheet while this
 one renders and writes the cards.
+
+Image editors save a picture in place, in pieces: a build that reads it half
+written would show an error for a save that is going well.  So a picture that
+has just changed is built from only once it is whole (a PNG's last chunk, a
+JPEG's end marker, an SVG's closing tag) and has not changed for
+``SETTLE_QUIET_S`` (at most ``SETTLE_LIMIT_S``), and a build that finds a
+picture broken while it is still being written waits for it and builds again
+rather than show the error.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from concurrent.futures import BrokenExecutor
@@ -28,6 +37,12 @@ from generator.diskcache import DiskCache, cache_folder
 from model.errors import InputErrors, PnpError, Problem
 from model.sheets import Card, load_project
 
+#: A picture that changed is built from once it is whole and has not changed for this long (seconds) ...
+SETTLE_QUIET_S = 0.15
+#: ... waiting at most this long for it; a picture unchanged for this long is taken as it is.
+SETTLE_LIMIT_S = 3.0
+#: A picture file named in a problem line: 'art/king.png'.
+_NAMED_PICTURE = re.compile(r"'([^']+\.(?:png|jpe?g|svg))'", re.I)
 #: The columns shown for a card, in this order, before its game-specific ones.
 SHOWN_COLUMNS = ("id", "name", "count", "color", "number", "symbol", "requires", "effect", "text", "expansion")
 
@@ -136,26 +151,42 @@ class Session:
         with self.lock:
             start = time.perf_counter()
             trigger = ", ".join(sorted({self._name(p) for p in changed})) if changed else "start"
-            snap = Snapshot(self.snapshot.version + 1, time.time(), trigger=trigger)
-            try:
-                self._build(snap, self.workers if workers is None else workers)
-                self._start_helper()
-            except InputErrors as exc:
-                snap.errors = [f"error {p}" for p in exc.problems]
-            except PnpError as exc:
-                snap.errors = [f"error {exc}"]
-            except Exception as exc:  # noqa: BLE001 - a bug: said so, and the loop goes on with the next save
-                import sys
-                import traceback
-
-                trace = getattr(exc, "trace", None) or "".join(traceback.format_exception(exc))
-                print(trace.rstrip(), file=sys.stderr)
-                snap.errors = [f"error pnp hit a bug ({type(exc).__name__}: {exc}); this is not a mistake in your "
-                               "files: please report it on the pnp issue tracker with the traceback printed above"]
+            settle([p for p in changed or () if _is_picture(p)])
+            snap = self._attempt(trigger, self.workers if workers is None else workers)
+            deadline = time.monotonic() + SETTLE_LIMIT_S
+            while snap.errors and (saving := self._being_saved(snap)) and time.monotonic() < deadline:
+                settle(saving)  # caught while an editor writes it: build again once it is whole
+                snap = self._attempt(trigger, self.workers if workers is None else workers)
             snap.seconds = time.perf_counter() - start
             self.snapshot = snap
         for listener in list(self.listeners):
             listener(snap)
+        return snap
+
+    def _being_saved(self, snap: Snapshot) -> list[Path]:
+        """The pictures the errors of ``snap`` name that are being written now (changed just now, and not
+        whole or still changing)."""
+        named = {self.data / m for line in snap.errors for m in _NAMED_PICTURE.findall(line)}
+        return [p for p in sorted(named) if not _settled(p)]
+
+    def _attempt(self, trigger: str, workers: int) -> Snapshot:
+        """One build: the snapshot of what it gave, or of the errors that stopped it."""
+        snap = Snapshot(self.snapshot.version + 1, time.time(), trigger=trigger)
+        try:
+            self._build(snap, workers)
+            self._start_helper()
+        except InputErrors as exc:
+            snap.errors = [f"error {p}" for p in exc.problems]
+        except PnpError as exc:
+            snap.errors = [f"error {exc}"]
+        except Exception as exc:  # noqa: BLE001 - a bug: said so, and the loop goes on with the next save
+            import sys
+            import traceback
+
+            trace = getattr(exc, "trace", None) or "".join(traceback.format_exception(exc))
+            print(trace.rstrip(), file=sys.stderr)
+            snap.errors = [f"error pnp hit a bug ({type(exc).__name__}: {exc}); this is not a mistake in your "
+                           "files: please report it on the pnp issue tracker with the traceback printed above"]
         return snap
 
     def _name(self, path: Path) -> str:
@@ -251,6 +282,58 @@ class Session:
             self.helper = None
         if self.store is not None:
             self.store.close()
+
+
+def _is_picture(path) -> bool:
+    from generator.art.pictures import KINDS
+
+    return Path(path).suffix.lower() in KINDS
+
+
+def _state(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _whole(path: Path) -> bool:
+    """Whether a picture file ends as a whole one does: a PNG with its IEND chunk, a JPEG with its end
+    marker, an SVG with its closing tag (a file being written in place has not got there yet)."""
+    try:
+        with path.open("rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 64))
+            tail = fh.read()
+    except OSError:
+        return False
+    kind = _picture_kind(path)
+    if kind == "png":
+        return tail.endswith(b"IEND\xaeB`\x82")
+    if kind == "jpeg":
+        return b"\xff\xd9" in tail
+    return tail.rstrip().endswith(b">")
+
+
+def _settled(path: Path, quiet: float = SETTLE_QUIET_S) -> bool:
+    """Whether a picture is done being written: whole and unchanged for ``quiet`` seconds, or not changed
+    for ``SETTLE_LIMIT_S`` (taken as it is, even if broken)."""
+    state = _state(path)
+    if state is None:
+        return True  # gone: the build says so
+    age = time.time() - state[1] / 1e9
+    return age >= SETTLE_LIMIT_S or (age >= quiet and _whole(path))
+
+
+def settle(paths, quiet: float = SETTLE_QUIET_S, limit: float = SETTLE_LIMIT_S) -> None:
+    """Wait until every picture of ``paths`` is settled (:func:`_settled`), at most ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    waiting = [Path(p) for p in paths]
+    while waiting and time.monotonic() < deadline:
+        waiting = [p for p in waiting if not _settled(p, quiet)]
+        if waiting:
+            time.sleep(min(0.05, quiet))
 
 
 def _picture_kind(path: Path) -> str:

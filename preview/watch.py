@@ -65,7 +65,8 @@ def watched_paths(data: Path) -> list[Path]:
 
 def watch(session: Session, on_build: Callable[[Snapshot], None], stop: threading.Event | None = None,
           ready: Callable[[], None] | None = None) -> None:
-    """Build after every batch of saves until ``stop`` is set (or Ctrl-C)."""
+    """Build after every batch of saves until ``stop`` is set (or Ctrl-C: KeyboardInterrupt, for the
+    caller to end on)."""
     from watchfiles import watch as watch_files
 
     stop = stop or threading.Event()
@@ -73,7 +74,7 @@ def watch(session: Session, on_build: Callable[[Snapshot], None], stop: threadin
     if ready is not None:
         ready()
     for changes in watch_files(*watched_paths(session.data), watch_filter=accept, step=STEP_MS,
-                               debounce=DEBOUNCE_MS, stop_event=stop, raise_interrupt=False,
+                               debounce=DEBOUNCE_MS, stop_event=stop, raise_interrupt=True,
                                yield_on_timeout=False):
         if stop.is_set():
             break

@@ -67,6 +67,35 @@ def errors_of(root: Path, games: list[str] | None = None) -> list[str]:
     return [str(p) for p in exc.value.problems]
 
 
+def run_pnp(*args) -> tuple[int, str]:
+    """A pnp command run in this process: (exit code, what it printed on stdout and stderr)."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def save_until_built(cards: Path, card_id: str, name: str, built: list, timeout: float = 60) -> None:
+    """Save a new name for one card every second until a watcher has built (it needs a moment to start)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    n = 0
+    while not built and time.monotonic() < deadline:
+        n += 1
+        set_cell(cards, find_row(cards, "id", card_id), "name", f"{name} {n}")
+        time.sleep(1.0)
+
+
+def new_game(data: Path, slug: str) -> Path:
+    """A game of one's own, as ``pnp new SLUG`` starts it in ``data``; returns its template folder."""
+    code, output = run_pnp("new", slug, "--data", data)
+    assert code == 0, output
+    return data / "templates" / slug
+
+
 def design_point(slot, page_h: float, u: float, v: float) -> tuple[float, float]:
     """Where the point ``u`` mm right of and ``v`` mm below a design's top-left trim corner lands
     on its page, as (x, y) in mm from the page's top-left corner, whichever way the slot turns it."""

@@ -26,8 +26,8 @@ def test_check_good_sheets(data):
     code, output = run("check", "--data", data)
     assert code == 0
     # the rules engine's deck checks run too: a rulebook goal that needs a flip or a pass
-    assert ("warning goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
-            "4 colours give at most 5 levels otherwise") in output.splitlines()
+    assert ("warning goals.csv:15:requires: pyramid-scheme: a branch 6 levels deep needs a smart-ass or a colour pass "
+            "on it: 4 colours give at most 5 levels otherwise") in output.splitlines()
     assert "No errors, 1 warning." in output
 
 
@@ -59,8 +59,8 @@ def test_build_writes_both_pdfs_and_a_summary(data, tmp_path):
     ref_pages = len(pypdf.PdfReader(out / SLUG / f"{SLUG}-reference.pdf").pages)
     # the deck checks' warning (goals.csv:15, as pnp check gives it) is shown and counted
     assert [c.strip() for c in row.split("│")[2:7]] == ["92", "128", "30", str(ref_pages), "1"]
-    assert ("warning goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
-            "4 colours give at most 5 levels otherwise") in lines
+    assert ("warning goals.csv:15:requires: pyramid-scheme: a branch 6 levels deep needs a smart-ass or a colour pass "
+            "on it: 4 colours give at most 5 levels otherwise") in lines
     assert lines[-1].endswith("s. 1 warning (above).")
 
 

@@ -210,12 +210,28 @@ def test_a_save_reaches_the_page_through_the_watcher(tmp_path, browser):
         session.close()
 
 
+def line_by_line_difference(shown, paper, band: slice) -> float:
+    """The mean difference of the lines of text in the rows ``band`` of two pictures (arrays), each
+    line compared at its best of one screen pixel up, none or one down: the browser puts each line's
+    baseline on a whole pixel of the screen, while the export (drawn at 300 dpi and scaled down)
+    keeps it where the PDF has it, so a line may sit a pixel apart with nothing wrong in it."""
+    import numpy as np
+
+    ink = np.concatenate([[0], (paper[band].mean(axis=2) < 128).any(axis=1).astype(int), [0]])
+    total = size = 0.0
+    for first, end in np.flatnonzero(np.diff(ink)).reshape(-1, 2) + band.start:
+        top, bottom = first - 2, end + 2  # the line, with a margin
+        total += min(np.abs(shown[top + dy:bottom + dy] - paper[top:bottom]).sum() for dy in (-1, 0, 1))
+        size += paper[top:bottom].size
+    return total / size
+
+
 def test_the_page_shows_pictures_icons_and_styles_as_the_pdf_does(tmp_path, browser):
     """The art game's first card, in the browser and in the PNG export (drawn from the PDF), pixel by pixel."""
     import io
 
     import numpy as np
-    from PIL import Image
+    from PIL import Image, ImageFilter
     from selenium.webdriver.common.by import By
 
     from generator.build import BuildOptions, build_game
@@ -259,7 +275,11 @@ def test_the_page_shows_pictures_icons_and_styles_as_the_pdf_does(tmp_path, brow
         top = slice(0, int(a.shape[0] * 0.4))  # the photograph alone
         assert np.abs(a[top] - b[top]).mean() < 6
         text = slice(int(a.shape[0] * 0.55), int(a.shape[0] * 0.75))  # the rules text with its styles and icons
-        assert np.abs(a[text] - b[text]).mean() < 6
+        # softened by a screen pixel, as the eye sees it: the browser's hinting and the export's scaling draw the
+        # edges of small letters apart; a word in another style or place still differs (the bold word regular: 5.8, all
+        # italic: 6.3, as it should be: 4.4)
+        soft = [np.asarray(p.filter(ImageFilter.GaussianBlur(1)), float)[6:-6, 6:-6] for p in (shown, paper)]
+        assert line_by_line_difference(*soft, text) < 5.5
     finally:
         server.stop()
         thread.join(timeout=10)

@@ -14,7 +14,7 @@ import pytest
 from preview.session import Session, summary
 from preview.watch import ChangeFilter, watch
 
-from helpers import REPO, copy_game, find_row, read_rows, set_cell
+from helpers import REPO, copy_game, find_row, read_rows, save_until_built, set_cell
 
 SLUG = "pyramid-scheme"
 
@@ -97,13 +97,7 @@ def test_the_watch_loop_builds_after_a_save_and_stops(data, tmp_path):
     stop = threading.Event()
     thread = threading.Thread(target=watch, args=(session, built.append, stop), daemon=True)
     thread.start()
-    cards = data / "cards.csv"
-    deadline = time.monotonic() + 60
-    n = 0
-    while not built and time.monotonic() < deadline:  # the watcher needs a moment to start
-        n += 1
-        set_cell(cards, find_row(cards, "id", "g01"), "name", f"Penny Saver {n}")
-        time.sleep(1.0)
+    save_until_built(data / "cards.csv", "g01", "Penny Saver", built)
     stop.set()
     thread.join(timeout=10)
     assert not thread.is_alive()
@@ -147,8 +141,8 @@ def test_the_session_shows_and_counts_the_warnings_check_gives(data, tmp_path):
     session = Session(data, [SLUG], tmp_path / "out", checks=game_checks)
     snap = session.build()
     lines = summary(snap)
-    deck_warning = ("goals.csv:15:requires: a branch 6 levels deep needs a smart-ass or a colour pass on it: "
-                    "4 colours give at most 5 levels otherwise")
+    deck_warning = ("goals.csv:15:requires: pyramid-scheme: a branch 6 levels deep needs a smart-ass or a colour "
+                    "pass on it: 4 colours give at most 5 levels otherwise")
     assert lines[0].endswith(", 1 warning") and f"  warning {deck_warning}" in lines
     goal = next(c for g in snap.games for _, _, cs in g.decks for c in cs if (c.sheet, c.row) == ("goals.csv", 15))
     assert any("a branch 6 levels deep" in w for w in goal.warnings)  # on the card it belongs to, on the page

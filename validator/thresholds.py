@@ -18,12 +18,12 @@ accepted ones; a section only another engine knows is left to that engine.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from model.errors import PnpError
+from model.manifest import playtime_minutes
 
 #: section -> key -> (default, help)
 DEFAULTS: dict[str, dict[str, tuple]] = {
@@ -78,7 +78,10 @@ class Thresholds:
         box = self.values["length"]["box_minutes"]
         if box is not None:
             return float(box[0]), float(box[1])
-        return parse_playtime(playtime)
+        try:
+            return playtime_minutes(playtime)  # as the manifest read it: "20 min" is 15-25
+        except ValueError:  # said when the manifest was loaded
+            return None
 
     def as_dict(self) -> dict:
         return {s: dict(v) for s, v in self.values.items()}
@@ -133,15 +136,6 @@ def find_thresholds(data_dir: Path | str, explicit_path: Path | str | None = Non
         return Path(explicit_path)
     candidate = Path(data_dir) / "validate.toml"
     return candidate if candidate.is_file() else None
-
-
-def parse_playtime(text: str) -> tuple[float, float] | None:
-    """'20-30 min' -> (20, 30); '45 min' -> (45, 45); anything else -> None."""
-    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:-|to|–)\s*(\d+(?:\.\d+)?)", text or "")
-    if m:
-        return float(m.group(1)), float(m.group(2))
-    m = re.search(r"(\d+(?:\.\d+)?)", text or "")
-    return (float(m.group(1)),) * 2 if m else None
 
 
 def load_thresholds(path: Path | None, spec=None) -> Thresholds:

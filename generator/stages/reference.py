@@ -198,6 +198,13 @@ class ReferenceBuilder:
         out.append(Paragraph(summary, st["p"]))
         return out
 
+    def rich(self, value: str) -> str:
+        """A cell's text with its markup, as a paragraph sets it (``Kit.rich``)."""
+        from .kit import Kit
+
+        ensure_faces(*FAMILIES[self.manifest.font])  # <b> and <i> set the family's other faces
+        return str(Kit(self.manifest, None, self.problems, icons=self.renderer.icons).rich(value))
+
     def inventory_table(self, rows: list, columns: list[str], summary: str | bool, fitted: bool = False) -> Table:
         """The inventory of one deck: id, name, ``columns``, count; a last row with
         ``summary`` when given.  ``fitted``: the middle columns as wide as their
@@ -214,8 +221,11 @@ class ReferenceBuilder:
             vals = [c.id, c.name, *middle, c.count]
             # a value that fits on one line is drawn as a plain string (laying out a
             # paragraph per cell is most of the time of a large inventory)
-            data.append([str(v) if _fits(str(v), cell, w) else Paragraph(_xml(str(v)), cell)
-                         for v, w in zip(vals, widths)])
+            line = [str(v) if _fits(str(v), cell, w) else Paragraph(_xml(str(v)), cell)
+                    for v, w in zip(vals, widths)]
+            if _MARKUP.search(c.name):  # set as the cards set it: **bold**, *italic*, [red]colour[/]
+                line[1] = Paragraph(self.rich(c.name), cell)
+            data.append(line)
         if summary:
             data.append([Paragraph(summary, st["cell"])] + [""] * (len(head) - 1))
         style = [
@@ -374,6 +384,10 @@ class ReferenceBuilder:
 CELL_PADDING = 12  # the table's left and right padding, points
 #: Columns of an inventory table besides id, name and count; a deck with more is split into several tables.
 MIDDLE_COLUMNS = 5
+
+
+#: The characters that may start markup in a cell (the text engine reads a cell without them as plain words).
+_MARKUP = re.compile(r"[*\[\]:~\\]")
 
 
 def _fits(text: str, style: ParagraphStyle, width: float) -> bool:

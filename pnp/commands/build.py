@@ -9,18 +9,11 @@ import click
 from rich.table import Table
 
 from generator.build import BuildOptions
-from generator.sheets.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
+from generator.sheets.layout import DUPLEX_MODES, LAYOUTS
 
 from ..console import err, out, progress_bar, report_problems
-from ..options import data_option, expansion_option, explicit, out_option, page_option
-
-
-def parse_offset(value: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"'{value}' is not X,Y in millimetres, e.g. 0.5,-1") from None
-    return x, y
+from ..options import (back_offset_option, data_option, duplex_option, expansion_option, explicit, no_cache_option,
+                       out_option, page_option, parse_offset, printer_margin_option)
 
 
 @click.command()
@@ -28,11 +21,8 @@ def parse_offset(value: str) -> tuple[float, float]:
 @data_option
 @page_option
 @out_option
-@click.option("--duplex", type=click.Choice(list(DUPLEX_MODES)), default=BuildOptions.duplex, show_default=True,
-              help="How the printer turns the sheet for backs; none: backs in their own file.")
-@click.option("--back-offset", default="{},{}".format(*(f"{v:g}" for v in BuildOptions.back_offset)),
-              show_default=True, metavar="X,Y",
-              help="Shift the backs by X (right) and Y (down) millimetres to correct a printer.")
+@duplex_option(DUPLEX_MODES, "How the printer turns the sheet for backs; none: backs in their own file.")
+@back_offset_option()
 @click.option("--layout", type=click.Choice(list(LAYOUTS)), default=BuildOptions.layout, show_default=True,
               help="grid: each component keeps its bleed, fronts and backs on facing pages (duplex); shared: "
                    "neighbours share their cut lines (more per page, no bleed between them); gutterfold: each "
@@ -42,16 +32,11 @@ def parse_offset(value: str) -> tuple[float, float]:
                    "per page  [default: all of it]")
 @click.option("--only", "only", multiple=True, metavar="ID[,ID...]",
               help="Just these components, with their backs, in <game>-selected.pdf (to reprint a few).")
-@click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN), default=BuildOptions.printer_margin,
-              show_default=True, metavar="MM",
-              help="The edge of the paper the printer cannot print, in mm; artwork, crop marks and footers stay "
-                   "inside it.")
+@printer_margin_option()
 @click.option("--proof", is_flag=True,
               help="Also write <game>-proof.pdf: trim line, safe area and overflowing text outlined on every card.")
 @expansion_option
-@click.option("--no-cache", is_flag=True,
-              help="Render and parse every design again, without reading or writing the build cache "
-                   "(OUT/.pnp-cache).")
+@no_cache_option
 @click.pass_context
 def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, only, printer_margin, proof, expansions,
           no_cache):

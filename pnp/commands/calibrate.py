@@ -4,33 +4,26 @@ from __future__ import annotations
 
 import click
 
-from generator.build import BuildOptions
-from generator.sheets.layout import MAX_PRINTER_MARGIN
-
 from ..console import out
-from ..options import out_option, page_option
-from .build import parse_offset
+from ..options import (back_offset_option, data_option, duplex_option, out_option, page_option, parse_offset,
+                       printer_margin_option)
 
 
 @click.command()
+@data_option
 @page_option
-@click.option("--duplex", type=click.Choice(["long", "short"]), default=BuildOptions.duplex, show_default=True,
-              help="How your printer turns the sheet.")
-@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
-              help="Print the back moved as pnp build --back-offset would, to check a correction (both scales "
-                   "then read 0).")
-@click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN), default=BuildOptions.printer_margin,
-              show_default=True, metavar="MM", help="Where to draw the dashed frame that shows the unprintable edge.")
+@duplex_option(("long", "short"), "How your printer turns the sheet.")
+@back_offset_option("Print the back moved as pnp build --back-offset would, to check a correction (both scales "
+                    "then read 0).")
+@printer_margin_option("Where to draw the dashed frame that shows the unprintable edge.")
 @out_option
-def calibrate(page, duplex, back_offset, printer_margin, out_dir):
+def calibrate(data, page, duplex, back_offset, printer_margin, out_dir):
     """Write calibration-<page>-<duplex>.pdf: print it duplex, read the back offset off its scales."""
-    from pathlib import Path
-
     from generator.sheets.calibrate import calibration_pdf
     from model.atomic import write_files
 
     offset = parse_offset(back_offset)
-    folder = out_dir or Path("output")
+    folder = out_dir or (data / "output")
     path = folder / f"calibration-{page}-{duplex}.pdf"
     write_files({path: calibration_pdf(page, duplex, printer_margin, offset)})
     out.print(f"wrote {path}", markup=False, highlight=False)

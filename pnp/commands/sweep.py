@@ -7,7 +7,6 @@ in ``--vary`` and the other options is one line and exit 2, before any game is p
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
@@ -15,7 +14,8 @@ from model.errors import CommandLineError
 from validator.sweep import SweepOptions
 
 from ..console import out, progress_bar
-from ..options import data_option, expansion_option, explicit, out_option
+from ..options import (data_option, expansion_option, explicit, out_option, rule_option, scheduler_option, seed_option,
+                       thresholds_option, workers_option)
 
 
 def common_play_options(f):
@@ -24,18 +24,13 @@ def common_play_options(f):
     for option in reversed([
         click.option("--players", type=int, default=SweepOptions.players, show_default=True,
                      help="Players per game (vary them with --vary players=3..5)."),
-        click.option("--seed", type=int, default=SweepOptions.seed, show_default=True,
-                     help="Master seed: game i has the same seed in every variant."),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Local worker processes  [default: all cores]"),
-        click.option("--scheduler", metavar="ADDR", default=None,
-                     help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786."),
+        seed_option("Master seed: game i has the same seed in every variant."),
+        workers_option,
+        scheduler_option,
         click.option("--bots", default=None, help="Bots of every variant (vary them with --vary bots=...)  "
                                                   "[default: the game's own choice]"),
-        click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-                     help="Set a rules option for every variant (repeatable)."),
-        click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]"),
+        rule_option("Set a rules option for every variant (repeatable)."),
+        thresholds_option,
         data_option, expansion_option, out_option,
     ]):
         f = option(f)

@@ -8,7 +8,6 @@ code (0 on PASS or WARN, 1 on FAIL).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -16,7 +15,8 @@ from model.errors import CommandLineError, EngineFailure, PnpError
 from validator.validate import Options
 
 from ..console import err, out, progress_bar
-from ..options import data_option, expansion_option, explicit, out_option
+from ..options import (data_option, expansion_option, explicit, out_option, rule_option, scheduler_option, seed_option,
+                       thresholds_option, workers_option)
 
 _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
@@ -41,12 +41,9 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--players", "players_text", default=str(Options.players), show_default=True, metavar="N[,N...]",
               help="Players per game; several counts (e.g. 2,4,6) add a seat-balance table per count "
                    f"({Options.sweep_games:,} games each), the first count being the main run.")
-@click.option("--seed", type=int, default=Options.seed, show_default=True,
-              help="Master seed; every game's seed derives from it.")
-@click.option("--workers", type=click.IntRange(min=1), default=Options.workers,
-              help="Local worker processes  [default: all cores]")
-@click.option("--scheduler", metavar="ADDR", default=Options.scheduler,
-              help="Run the games on an existing Dask cluster, e.g. tcp://127.0.0.1:8786.")
+@seed_option("Master seed; every game's seed derives from it.")
+@workers_option
+@scheduler_option
 @click.option("--bots", default=Options.bots,
               help="Bots of the main games: one name for every seat or one per player (random, greedy, search, "
                    "and the game's own bots)  [default: the game's own choice, greedy for most]")
@@ -59,10 +56,8 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--conformance", is_flag=True,
               help="Check the rules engine instead of the deck: random games under --strict, same seed same game "
                    "for any worker count, clones, hidden information, zones; a table of what held (no report).")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-              help="Set a rules option (repeatable); see docs/rules-notes.md.")
-@click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")
+@rule_option("Set a rules option (repeatable); see docs/rules-notes.md.")
+@thresholds_option
 @click.option("--compare", "compare", metavar="REF", default=None,
               help="Compare with a reference on the same game seeds: another data folder, a git revision of the "
                    "data, or a saved summary.json; exit 1 when a verdict got worse.")

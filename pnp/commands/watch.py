@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import click
 
 from generator.build import BuildOptions
 
 from ..console import err, out
-from ..options import data_option, expansion_option, out_option, page_option
+from ..options import data_option, expansion_option, no_cache_option, out_option, page_option, port_option
 
 
 def print_build(snap) -> None:
@@ -43,7 +44,10 @@ def serve(session, port: int) -> None:
     except OSError as exc:
         raise click.UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     out.print(f"preview at {server.url}  (Ctrl-C stops)", markup=False, highlight=False)
-    server.serve()
+    try:
+        server.serve()
+    finally:
+        session.close()
     out.print("stopped watching.")
 
 
@@ -54,9 +58,8 @@ def serve(session, port: int) -> None:
 @page_option
 @expansion_option
 @click.option("--serve", "serve_page", is_flag=True, help="Also serve the preview page (as pnp preview does).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port of the preview page on 127.0.0.1, with --serve (0: any free port).")
-@click.option("--no-cache", is_flag=True, help="Do not read or write the build cache (OUT/.pnp-cache).")
+@port_option("Port of the preview page on 127.0.0.1, with --serve (0: any free port).")
+@no_cache_option
 def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
     """Build, then build again whenever a sheet, template or manifest is saved.
 
@@ -69,10 +72,16 @@ def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
     from preview.watch import watch as watch_loop
 
     out.print(f"watching {data.resolve()} for saves (Ctrl-C stops)", markup=False, highlight=False)
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops as Ctrl-C does
     try:
         watch_loop(session, print_build)
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         session.close()
     out.print("stopped watching.")
+
+
+def _interrupt(sig, frame):
+    raise KeyboardInterrupt

@@ -198,8 +198,8 @@ def test_pnp_check_runs_the_engines_static_checks(tombs):
     (tombs / "cards.csv").write_text(rows, encoding="utf-8")
     result = pnp("check", "--data", str(tombs))
     assert result.exit_code == 0
-    assert "warning cards.csv:5:id: relic 'eye' has no power in the rules (scarab, mask, urn, ankh); it plays as " \
-           "a plain relic" in result.output
+    assert "warning cards.csv:5:id: tiny-tombs: relic 'eye' has no power in the rules (scarab, mask, urn, ankh); it " \
+           "plays as a plain relic" in result.output
 
 
 @pytest.mark.parametrize("runs", ["check", "validate"])

@@ -1,0 +1,52 @@
+"""The slow tests, by module and by name: tests/conftest.py marks them ``slow``.  Each takes a
+second and a half or more on two cores (``pytest --durations=0``)."""
+
+#: Test modules whose every test is slow, or shares a fixture that builds or plays a lot (a browser, every game).
+SLOW_MODULES = {
+    "test_all_games.py", "test_export_tts.py", "test_fuzz.py", "test_hostile.py", "test_microtext.py",
+    "test_preview.py", "test_printable.py", "test_printed_page.py", "test_reference_pages.py", "test_svgfast.py",
+    "test_text_on_page.py", "validator/test_ab.py", "validator/test_conformance_all.py",
+    "validator/test_conformance_cli.py", "validator/test_fast_play.py", "validator/test_validator_charts.py",
+    "validator/test_validator_runner.py",
+}
+#: Slow tests of quicker modules, by module and function (every parameter of it).
+SLOW_TESTS = {
+    "games/test_drinking_pyramid.py": {"test_the_cards_pdf"},
+    "games/test_golden_pyramid.py": {"test_the_cards_pdf"},
+    "games/test_golden_pyramid_play.py": {"test_random_playouts_keep_every_invariant"},
+    "games/test_pyrrameds.py": {"test_cards_pdf"},
+    "test_architecture.py": {"test_no_private_name_imported_across_modules"},
+    "test_cache.py": {"test_two_builds_at_once_into_one_folder",
+                      "test_a_one_row_edit_renders_and_parses_only_that_design", "test_no_cache_and_clean",
+                      "test_card_sheets_take_unchanged_designs_from_kept_form_streams",
+                      "test_a_new_character_runs_again_the_forms_whose_text_it_shifts",
+                      "test_a_template_edit_renders_its_game_again_but_parses_only_what_changed",
+                      "test_damaged_entries_are_ignored_and_rebuilt"},
+    "test_cache_inputs.py": {"test_a_build_from_the_cache_writes_the_bytes_of_a_build_without_it"},
+    "test_cli.py": {"test_build_on_other_paper_with_less_bleed_or_shared_cut_lines"},
+    "test_engine_tutorial.py": {"test_the_tutorials_command_writes_the_report_it_describes"},
+    "test_pdf.py": {"test_page_count_and_order"},
+    "test_reference.py": {"test_a_reference_template_mistake_is_one_line"},
+    "test_targets.py": {"test_a_registered_target_receives_every_rendered_design",
+                        "test_a_prefilled_cache_gives_the_same_pdf_without_parsing",
+                        "test_the_design_key_follows_what_is_printed_and_nothing_else"},
+    "test_tutorial.py": {"test_every_command_of_the_page_works_and_prints_what_it_shows"},
+    "test_typography.py": {"test_a_warm_build_in_a_new_process_draws_a_games_own_font",
+                           "test_an_opentype_font_with_postscript_outlines_is_embedded_as_truetype"},
+    "test_uptodate.py": {"test_no_cache_always_builds_and_warnings_are_said_again",
+                         "test_a_changed_input_option_or_output_builds_again"},
+    "test_watch.py": {"test_pnp_watch_prints_a_line_per_build_and_ends_on_ctrl_c",
+                      "test_a_session_builds_what_changed_keeps_the_last_good_pdfs_and_recovers",
+                      "test_the_watch_loop_builds_after_a_save_and_stops",
+                      "test_a_template_error_names_the_file_and_line",
+                      "test_a_bug_during_a_rebuild_is_said_and_the_loop_goes_on",
+                      "test_the_session_shows_and_counts_the_warnings_check_gives"},
+    "test_workers.py": {"test_template_mistakes_in_workers_are_one_line_each_and_nothing_is_written"},
+    "validator/test_engines.py": {"test_local_workers_and_a_dask_cluster_play_the_same_games"},
+    "validator/test_report_verdicts.py": {"test_every_plot_label_is_at_least_11_px_in_a_browser"},
+    "validator/test_skeleton.py": {"test_the_skeleton_passes_conformance_and_writes_a_report"},
+    "validator/test_validator_cli.py": {"test_strict_run"},
+    "validator/test_validator_drama.py": {"test_same_figures_for_any_worker_count",
+                                          "test_the_figures_come_from_the_first_games_of_a_long_run"},
+    "validator/test_validator_sweep.py": {"test_validate_with_several_player_counts_reports_each"},
+}
