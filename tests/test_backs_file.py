@@ -12,9 +12,9 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.build import BuildOptions, build_game
-from generator.designs import RenderOptions, render_game
-from generator.fonts import DEFAULT_FONT
-from generator.pdf import FOOTER_SIZE_PT
+from generator.stages.designs import RenderOptions, render_game
+from generator.art.fonts import DEFAULT_FONT
+from generator.sheets.pdf import FOOTER_SIZE_PT
 from generator.targets.pdf_sheets import SheetOptions, plan_pages
 from model.sheets import load_project
 

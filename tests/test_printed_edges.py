@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import pytest
 
-from generator.layout import PRINTER_MARGIN
+from generator.sheets.layout import PRINTER_MARGIN
 from model.sheets import load_project
 
 from printed import SLUG, Box, builder, markers, mark_lines, marker_game

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import pytest
 
-from generator.layout import (FOOTER_BAND, MARK_GAP, MIN_GUTTER, LayoutError, Rect, Sheet,
+from generator.sheets.layout import (FOOTER_BAND, MARK_GAP, MIN_GUTTER, LayoutError, Rect, Sheet,
                               back_sheet, grid, gutterfold)
 from model.sheets import load_project
 

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from generator.build import BuildOptions
-from generator.designs import RenderOptions, render_game
+from generator.stages.designs import RenderOptions, render_game
 from generator.targets import TARGETS
 from model.sheets import load_project
 

@@ -25,9 +25,10 @@ from reportlab.platypus.doctemplate import FrameBreak, LayoutError
 from model.errors import Problems
 from model.sheets import Game
 
-from .fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
-from .layout import page_size
-from .displaylist import draw_picture
+from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
+from ..sheets.layout import page_size
+from ..draw.canvas import PictureCanvas
+from ..draw.displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm
@@ -601,8 +602,8 @@ def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle,
 
 
 #: What the flowables reportlab names are, in the reference template's words.
-_FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <table> (or <row>)", "Paragraph": "a paragraph",
-              "KeepTogether": "a <keep>"}
+_FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <row>", "SplitTable": "a <table>",
+              "Paragraph": "a paragraph", "KeepTogether": "a <keep>"}
 
 
 def _layout_problem(text: str) -> str:
@@ -668,7 +669,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                             topMargin=MARGIN, bottomMargin=MARGIN, title=f"{title} - reference", author="pnp",
                             creator="pnp print-and-play toolchain", invariant=True, initialFontName=DEFAULT_FONT)
     try:
-        doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer)
+        doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
         # a warning: the card sheets are written all the same, without a reference sheet for this page size
         problems.warn(rb.where, None, None, f"the reference sheet cannot be laid out on {page}, so it is left out: "
