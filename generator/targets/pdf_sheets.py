@@ -24,8 +24,8 @@ from pathlib import Path
 
 from ..draw import splice
 from ..stages.designs import RenderedDesign, RenderedGame
-from ..sheets.layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
-                      stack_bands)
+from ..sheets.layout import PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, stack_bands
+from ..sheets.notes import sheet_notes
 from ..sheets.pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
