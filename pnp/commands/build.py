@@ -118,7 +118,7 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         results = build_games(jobs, workers=os.cpu_count() or 1, done=lambda r: progress.advance(task, 1),
                               cache=cache)
     for r in results:
-        report_problems(r.warnings)
+        report_problems(sorted(r.warnings))  # as pnp check lists them
         for note in r.notes:
             err.print(f"note {r.game}: {note}", highlight=False)
     how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}" + (", shared cut lines" if layout == "shared"
