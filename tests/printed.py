@@ -144,6 +144,23 @@ def marker_game(dest: Path, counts: dict[str, int] | None = None) -> Path:
     return dest
 
 
+def builder(game, out: Path, builds: dict):
+    """``make(name)``: the marker game built once with the options ``builds[name]`` (into
+    ``out/name``): its cards PDF, its rendered pages and the markers found on each."""
+    from functools import lru_cache
+
+    from generator.build import BuildOptions, build_game
+
+    @lru_cache(maxsize=None)
+    def make(name: str):
+        result = build_game(game, BuildOptions(out=out / name, **builds[name]), reference=False)
+        path = result.files[0]
+        pages = [Page(path, i) for i in range(page_count(path))]
+        return path, pages, [p.find(markers()) for p in pages]
+
+    return make
+
+
 # ------------------------------------------------------------------ reading pages
 @dataclass(frozen=True)
 class Box:

@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.build import BuildOptions, build_game
-from generator.sheets.layout import gutterfold, sheet_notes
+from generator.sheets.layout import gutterfold
+from generator.sheets.notes import sheet_notes
 from model.sheets import load_project
 from pnp.cli import main
 

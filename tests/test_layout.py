@@ -5,7 +5,8 @@ import itertools
 import pytest
 
 from generator.sheets.layout import (FOOTER_BAND, MIN_GUTTER, LayoutError, Rect, back_marks, back_sheet, back_slots, grid,
-                              page_name, page_size, sheet_notes)
+                              page_name, page_size)
+from generator.sheets.notes import sheet_notes
 
 POKER = (63.5, 88.9, 3.0)
 

@@ -7,7 +7,8 @@ import pytest
 
 from generator.build import BuildOptions, build_game
 from generator.sheets.layout import (FOOTER_BAND, PRINTER_MARGIN, LayoutError, Rect, back_marks, back_sheet, back_slots,
-                              grid, gutterfold, sheet_notes)
+                              grid, gutterfold)
+from generator.sheets.notes import sheet_notes
 from model.sheets import load_project
 
 from helpers import copy_game, design_point, find_row, placed, set_cell

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import io
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from generator.build import BuildOptions, build_game
+from generator.build import BuildOptions
 from model.sheets import load_project
 
-from printed import SLUG, Box, Page, markers, mark_lines, marker_game, page_count, texts, union
+from printed import SLUG, Box, Page, builder, markers, mark_lines, marker_game, texts, union
 
 TOL = 0.35  # mm: two pixels at 150 dpi
 OFFSET = {"a4-long-offset": (1.5, -2.0), "letter-short-offset": (-1.0, 2.5)}
@@ -46,15 +45,7 @@ def game(tmp_path_factory):
 @pytest.fixture(scope="module")
 def build(game):
     g, out = game
-
-    @lru_cache(maxsize=None)
-    def make(name: str):
-        result = build_game(g, BuildOptions(out=out / name, **BUILDS[name]), reference=False)
-        path = result.files[0]
-        pages = [Page(path, i) for i in range(page_count(path))]
-        return path, pages, [p.find(CATALOGUE) for p in pages]
-
-    return make
+    return builder(g, out, BUILDS)
 
 
 def _expected_back(front: Box, page: Page, duplex: str, offset=(0.0, 0.0)) -> Box:

@@ -614,11 +614,30 @@ def _text(x: float, baseline: float, font: str, size: float, anchor: str, fill: 
             f'text-anchor="{anchor}" fill="{fill}"{extra}>{escape(text)}</text>')
 
 
+def missing_glyphs(missing) -> list[str]:
+    """What a text's faces lack (``Prepared.missing``), in words: one line per face and
+    fallback (or none), its characters in code-point order, the lines as they sort (so a
+    build prints them as ``pnp check`` does)."""
+    groups: dict[tuple[str, str | None], set[str]] = {}
+    for char, face_name, fallback in missing:
+        groups.setdefault((face_name, fallback), set()).add(char)
+    lines = []
+    for (face_name, fallback), chars in groups.items():
+        shown = ", ".join("'" + (c if c.isprintable() else f"U+{ord(c):04X}") + "'" for c in sorted(chars))
+        verb = "is" if len(chars) == 1 else "are"
+        if fallback:
+            lines.append(f"{shown} {verb} not in {face_label(face_name)}; printed in {face_label(fallback)}")
+        else:
+            lines.append(f"{shown} {verb} not in {face_label(face_name)} nor in any fallback font; " +
+                         ("it prints as an empty box" if len(chars) == 1 else "they print as empty boxes"))
+    return sorted(lines)
+
+
 def measure(text: str, family: str, size: float, bold: bool = False) -> float:
     name = face(family, bold)
     ensure_faces(name)
     return stringWidth(text, name, size)
 
 
-__all__ = ["Fitted", "Parsed", "Prepared", "Run", "Style", "break_lines", "face_label", "fit", "measure", "parse",
-           "prepare", "svg_lines"]
+__all__ = ["Fitted", "Parsed", "Prepared", "Run", "Style", "break_lines", "face_label", "fit", "measure",
+           "missing_glyphs", "parse", "prepare", "svg_lines"]

@@ -17,12 +17,17 @@ least ``MIN_MARK`` mm on both sides; then the bleed kept grows, up to the full
 bleed, while they still fit; what is left widens the margins and lengthens the
 crop marks (up to ``MARK_LENGTH``).  With ``shared`` cut lines neighbours touch
 and the bleed is kept around the sheet's outer edge only.  Components are
-turned a quarter when that fits more of them.  Crop marks extend the trim lines
-of the filled slots into the margins only, so they never touch any artwork.  A
+turned a quarter when that fits more of them.  On a partly filled sheet
+(``Sheet.part``) every side that faces an empty slot gets the design's full
+bleed, whatever the layout kept between neighbours.  Crop marks extend the trim
+lines of the filled slots into the margins only, so they never touch any
+artwork; they end half a millimetre short of the printable edge where they can
+still be ``MIN_MARK`` long, and on a backs page moved by the back offset each is
+cut at its outer end to stay inside the printable area.  A
 component whose marks cannot fit even alone on an axis still prints when its
 bleed fits: its trim lines on that axis are then drawn as full cut lines.
-``sheet_notes`` says in words what a sheet holds, the bleed it keeps and what
-another bleed or printer margin would hold.
+``notes.sheet_notes`` says in words what a sheet holds, the bleed it keeps and
+what another bleed or printer margin would hold.
 
 ``gutterfold`` puts the fronts on one half of the page and their backs on the
 other, mirrored about a fold line, for printers without duplex; ``back_sheet``
@@ -51,6 +56,9 @@ FOOTER_BASELINE = 1.0  # footer baseline, above the bottom margin
 MARK_GAP = 0.5  # from the outer bleed edge to the start of a crop mark
 MIN_MARK = 2.0  # crop marks are at least this long
 MARK_LENGTH = 5.0  # and at most this long
+MARK_SLACK = 0.5  # and end this far inside the printable area, where they can still be MIN_MARK long
+MIN_MOVED_MARK = 1.0  # a backs page's mark the back offset pushes towards the margin is cut to end inside it,
+# down to this length (else left out: the same trim line's mark at its other end is moved away from the margin)
 MIN_GUTTER = 2.0  # components cut apart along crop marks stay at least this far apart (1 mm each)
 LEAST_BLEED = 1.0  # the least bleed a layout suggests keeping between neighbours
 FOLD_CLEARANCE = 1.0  # gutterfold: from the fold line to the nearest crop mark
@@ -170,12 +178,41 @@ class Sheet:
         those only (and, on a gutterfold page, for their backs)."""
         if n >= len(self.slots):
             return self
-        out = replace(self, slots=self.slots[:n], back_slots=self.back_slots[:n])
+        slots = _open_sides(self, self.slots[:n])
+        backs = self.back_slots[:n]
+        if self.fold is not None:  # each back is its front's mirror image, bleed and all
+            mirror = _mirror_x if self.fold[0] == "vertical" else _mirror_y
+            backs = [replace(b, clip=mirror(s.clip, self.fold[1])) for s, b in zip(slots, backs)]
+        out = replace(self, slots=slots, back_slots=backs)
         out.marks, out.cut_lines = _crop_marks(out.slots, self.area, self.marks_x, self.marks_y) if self.crop \
             else ([], [])
         if self.fold is not None:
             out.marks, out.cut_lines = _fold_lines(out.marks, self.fold), _fold_lines(out.cut_lines, self.fold)
         return out
+
+
+def _open_sides(sheet: Sheet, filled: list[Slot]) -> list[Slot]:
+    """The filled slots of a partly filled sheet, each side that faces an empty slot given
+    the design's full bleed: no neighbour is cut there, so a cut a little off the line
+    shows the component's own colour, never the paper (with shared cut lines, or less
+    bleed kept between neighbours, that side had less)."""
+    taken = {(s.row, s.col) for s in filled}
+
+    def empty(row: int, col: int) -> bool:
+        return 0 <= row < sheet.rows and 0 <= col < sheet.cols and (row, col) not in taken
+
+    out = []
+    b = sheet.bleed
+    for s in filled:
+        t, c = s.trim, s.clip
+        left = max(t.x - c.x, b) if empty(s.row, s.col - 1) else t.x - c.x
+        right = max(c.right - t.right, b) if empty(s.row, s.col + 1) else c.right - t.right
+        top = max(c.top - t.top, b) if empty(s.row - 1, s.col) else c.top - t.top
+        bottom = max(t.y - c.y, b) if empty(s.row + 1, s.col) else t.y - c.y
+        grown = Rect(round(t.x - left, 4), round(t.y - bottom, 4), round(t.w + left + right, 4),
+                     round(t.h + bottom + top, 4))
+        out.append(s if grown == c else replace(s, clip=grown))
+    return out
 
 
 def _union(rects) -> Rect:
@@ -335,53 +372,6 @@ def grid(page: str | tuple[float, float], width: float, height: float, bleed: fl
     return sheet
 
 
-def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, height: float, *,
-                keep: float | None = None) -> list[str]:
-    """What a sheet holds and the bleed it keeps, in words, with what another bleed or
-    printer margin would hold; and when marks had no room, that cut lines are drawn in full."""
-    name = page_name(page)
-    b = sheet.bleed
-    how = f"{sheet.cols} x {sheet.rows}{', turned' if sheet.turned else ''}"
-    if sheet.fold is not None:
-        shape = "landscape" if sheet.page_w > sheet.page_h else "portrait"
-        folded = "down the middle" if sheet.fold[0] == "vertical" else "across"
-        head = f"{name} gutterfold: {sheet.per_page} per page ({how} each side, {shape}, folded {folded})"
-    else:
-        head = f"{name}: {sheet.per_page} per page ({how})"
-    kept = sheet.kept_bleed
-    if b <= 0:
-        bleed = "no bleed"
-    elif sheet.shared:
-        bleed = f"neighbours share their cut lines, {_fmt(sheet.edge_bleed)} mm bleed kept around the sheet"
-    elif kept >= b - 1e-9:
-        bleed = f"the full {_fmt(b)} mm bleed kept on every side"
-    else:
-        bleed = f"{_fmt(kept)} mm of the {_fmt(b)} mm bleed kept on every side"
-    more = []
-    if not sheet.shared and keep is None and b > LEAST_BLEED and sheet.fold is None:
-        try:
-            other = grid(page, width, height, b, printer_margin=sheet.printer_margin, keep=LEAST_BLEED,
-                         marks=sheet.crop)
-        except LayoutError:
-            other = None
-        if other is not None and other.per_page > sheet.per_page:
-            more.append(f"--bleed {_fmt(LEAST_BLEED)} fits {other.per_page}")
-    if sheet.printer_margin > 0 and sheet.fold is None:
-        try:
-            edge = grid(page, width, height, b, printer_margin=0, keep=keep, shared=sheet.shared, marks=sheet.crop)
-        except LayoutError:
-            edge = None
-        if edge is not None and edge.per_page > sheet.per_page:
-            more.append(f"{edge.per_page} with --printer-margin 0 (a printer that prints to the edge)")
-    notes = [f"{head}, {bleed}" + ("; " + "; ".join(more) if more else "")]
-    for ok, lines in ((sheet.marks_x, "left and right"), (sheet.marks_y, "top and bottom")):
-        if sheet.crop and not ok:
-            notes.append(f"{name}: a {_fmt(width)} x {_fmt(height)} mm component leaves no room for crop marks at "
-                         f"the {lines} inside the {_fmt(sheet.printer_margin)} mm printer margin; its cut lines "
-                         "are drawn in full")
-    return notes
-
-
 def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> tuple[list[Segment], list[Segment]]:
     """Crop marks in the margins of ``area`` on the extension of every trim line of
     ``slots`` (the filled ones: no mark is drawn for an empty slot), outside the
@@ -392,13 +382,13 @@ def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> 
     marks: list[Segment] = []
     cuts: list[Segment] = []
     top_start = bleed.top + MARK_GAP
-    top_end = min(top_start + MARK_LENGTH, area.top)
+    top_end = _mark_end(top_start, area.top)
     bottom_start = bleed.y - MARK_GAP
-    bottom_end = max(bottom_start - MARK_LENGTH, area.y)
+    bottom_end = _mark_end(bottom_start, area.y)
     left_start = bleed.x - MARK_GAP
-    left_end = max(left_start - MARK_LENGTH, area.x)
+    left_end = _mark_end(left_start, area.x)
     right_start = bleed.right + MARK_GAP
-    right_end = min(right_start + MARK_LENGTH, area.right)
+    right_end = _mark_end(right_start, area.right)
     # vertical trim lines are marked above and below the grid (room along y), and so on
     for x in xs:
         if not marks_y:
@@ -417,6 +407,45 @@ def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> 
         if right_end - right_start >= MIN_MARK - 1e-3:
             marks.append(Segment(right_start, y, right_end, y))
     return marks, cuts
+
+
+def _mark_end(start: float, edge: float) -> float:
+    """Where a crop mark from ``start`` towards the edge of its area at ``edge`` ends: at most
+    MARK_LENGTH long, and MARK_SLACK short of the edge when it can still be MIN_MARK long
+    (a printer's margin is seldom exactly what it says)."""
+    room = abs(edge - start)
+    length = min(MARK_LENGTH, room - MARK_SLACK if room - MARK_SLACK >= MIN_MARK - 1e-3 else room)
+    return start + length if edge >= start else start - length
+
+
+def _kept_inside(m: Segment, area: Rect) -> Segment | None:
+    """A crop mark (drawn from its start by the artwork outwards) cut at its outer end to
+    end inside ``area`` (MARK_SLACK short of the edge while it keeps MIN_MARK); None when
+    less than MIN_MOVED_MARK of it is left inside."""
+    if m.x0 == m.x1:
+        lo, hi, start, end, across = area.y, area.top, m.y0, m.y1, area.x - 1e-9 <= m.x0 <= area.right + 1e-9
+    else:
+        lo, hi, start, end, across = area.x, area.right, m.x0, m.x1, area.y - 1e-9 <= m.y0 <= area.top + 1e-9
+    if not across or not lo - 1e-9 <= start <= hi + 1e-9:
+        return None
+    edge = hi if end >= start else lo
+    if lo - 1e-9 <= end <= hi + 1e-9 and abs(edge - end) >= MARK_SLACK - 1e-9:
+        return m  # inside, with its slack: as it was
+    room = abs(edge - start)
+    length = min(abs(end - start), room - MARK_SLACK if room - MARK_SLACK >= MIN_MARK - 1e-3 else room)
+    if length < MIN_MOVED_MARK - 1e-9:
+        return None
+    end = round(start + length if end >= start else start - length, 4)
+    return Segment(m.x0, m.y0, m.x1, end) if m.x0 == m.x1 else Segment(m.x0, m.y0, end, m.y1)
+
+
+def _clamped(line: Segment, area: Rect) -> Segment:
+    """A full cut line kept to ``area``."""
+    def clamp(v, lo, hi):
+        return round(min(max(v, lo), hi), 4)
+
+    return Segment(clamp(line.x0, area.x, area.right), clamp(line.y0, area.y, area.top),
+                   clamp(line.x1, area.x, area.right), clamp(line.y1, area.y, area.top))
 
 
 # ------------------------------------------------------------------ stacked sheets
@@ -549,9 +578,20 @@ def back_slots(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.
                  _turn_over(s.clip, sheet, duplex, offset), turned_back(s.rotation, over)) for s in sheet.slots]
 
 
+def _back_area(sheet: Sheet, duplex: str) -> Rect:
+    """Where a backs page's crop marks may go: the fronts' grid area as the paper turns it
+    over (the back offset moves what is printed, never the printable area)."""
+    area = sheet.area or sheet.printable
+    return _turn_over(area, sheet, duplex, (0.0, 0.0))
+
+
 def back_marks(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Segment]:
-    """The crop marks of a backs page: the fronts' marks, moved like the slots."""
-    return [_turn_over_segment(m, sheet, duplex, offset) for m in sheet.marks]
+    """The crop marks of a backs page: the fronts' marks, moved like the slots, each cut at
+    its outer end where the back offset would take it into the printer margin or the
+    footer band (``_kept_inside``)."""
+    area = _back_area(sheet, duplex)
+    moved = (_kept_inside(_turn_over_segment(m, sheet, duplex, offset), area) for m in sheet.marks)
+    return [m for m in moved if m is not None]
 
 
 def _turn_over_segment(m: Segment, sheet: Sheet, duplex: str, offset: tuple[float, float]) -> Segment:
@@ -570,5 +610,6 @@ def back_sheet(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.
     _check_duplex(duplex)
     return replace(sheet, slots=back_slots(sheet, duplex, offset), back_slots=[],
                    marks=back_marks(sheet, duplex, offset),
-                   cut_lines=[_turn_over_segment(c, sheet, duplex, offset) for c in sheet.cut_lines],
+                   cut_lines=[_clamped(_turn_over_segment(c, sheet, duplex, offset), _back_area(sheet, duplex))
+                              for c in sheet.cut_lines],
                    footer_top=duplex == "short")

@@ -2,9 +2,9 @@
 
 Each distinct drawing becomes one PDF form XObject, drawn once and placed for
 every copy.  Pages carry TrimBox and BleedBox, crop marks (or full cut lines
-where the layout says so), a dashed fold line on gutterfold pages, a footer
-inside the printable area, embedded fonts only, and the document asks viewers
-not to scale when printing.  A proof page also outlines each component's trim
+where the layout says so), a round component's cut circle, a dashed fold line on
+gutterfold pages, a footer inside the printable area, embedded fonts only, and the
+document asks viewers not to scale when printing.  A proof page also outlines each component's trim
 line, its safe area and the text boxes whose text did not fit.
 """
 
@@ -24,6 +24,7 @@ from ..draw.displaylist import draw_picture
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
+CUT_CIRCLE = (0.45, 0.45, 0.45)  # grey: a round component's cut line, seen on light and dark artwork alike
 FOLD_WIDTH_PT = 0.4
 FOOTER_SIZE_PT = 6.0
 PROOF_TRIM = (0.85, 0.0, 0.0)  # red: the cut
@@ -268,6 +269,11 @@ class SheetWriter:
             c.restoreState()
         if page.marks:
             c.setLineWidth(MARK_WIDTH_PT)
+            c.setStrokeColorRGB(*CUT_CIRCLE)
+            for p in page.placements:  # a round component's cut: its trim circle, to follow or to set a punch on
+                if p.shape == "circle":
+                    t = p.slot.trim
+                    c.ellipse(t.x * mm, t.y * mm, t.right * mm, t.top * mm, stroke=1, fill=0)
             c.setStrokeColorRGB(0, 0, 0)
             for m in sheet.marks + sheet.cut_lines:
                 c.line(m.x0 * mm, m.y0 * mm, m.x1 * mm, m.y1 * mm)

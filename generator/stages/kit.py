@@ -89,7 +89,7 @@ class Kit:
 
     def text(self, value, x, y, w, h, size=3.5, min_size=None, bold=False, anchor="middle", valign="top",
              fill="#000000", field="text", family=None, line_height=1.2, opacity=None, italic=False, markup=True):
-        from ..draw.text import face_label, parse, prepare
+        from ..draw.text import missing_glyphs, parse, prepare
 
         family = family or self.manifest.font
         if family not in FAMILIES or family not in self.manifest.families:
@@ -106,14 +106,8 @@ class Kit:
         if italic:
             parsed = _all_italic(parsed)
         prepared = prepare(parsed, family, bold)
-        for char, face_name, fallback in prepared.missing:
-            shown = char if char.isprintable() else f"U+{ord(char):04X}"
-            if fallback:
-                self.problems.warn(file, row, column, f"{who}: '{shown}' is not in {face_label(face_name)}; "
-                                   f"printed in {face_label(fallback)}")
-            else:
-                self.problems.warn(file, row, column, f"{who}: '{shown}' is not in {face_label(face_name)} nor in "
-                                   "any fallback font; it prints as an empty box")
+        for message in missing_glyphs(prepared.missing):
+            self.problems.warn(file, row, column, f"{who}: {message}")
         fitted = fit(None, w, h, size, min_size, prepared=prepared, language=self.manifest.language)
         if fitted.overflow:
             self.boxes.append((float(x), float(y), float(w), float(h)))

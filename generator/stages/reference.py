@@ -18,8 +18,8 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate,
-                                Spacer, Table, TableStyle)
+from reportlab.platypus import (CondPageBreak, KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table,
+                                TableStyle)
 from reportlab.platypus.doctemplate import LayoutError
 
 from model.errors import Problems
@@ -28,10 +28,11 @@ from model.sheets import Game
 from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
 from ..sheets.layout import page_size
 from ..draw.canvas import PictureCanvas
-from ..draw.displaylist import draw_picture
+from .flow import MIN_ROWS_APART, DrawingFlowable, SplitTable, keep_starts, narrowed, smallest_text
 from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm
+FRAME_PADDING = 12  # points: a platypus frame's top and bottom padding, 6 each
 
 
 def styles(family: str) -> dict[str, ParagraphStyle]:
@@ -81,27 +82,6 @@ def parse_lines(xml: str) -> tuple[ET.Element, dict[int, int]]:
     return root, lines
 
 
-class DrawingFlowable(Flowable):
-    """A reportlab Drawing (or its display list) scaled to a width in points, centred or left-aligned."""
-
-    def __init__(self, drawing, width: float, align: str = "CENTER"):
-        super().__init__()
-        self.drawing = drawing
-        self.scale = width / drawing.width if drawing.width else 1.0
-        self.width = width
-        self.height = drawing.height * self.scale
-        self.hAlign = align
-
-    def wrap(self, aw, ah):
-        return self.width, self.height
-
-    def draw(self):
-        self.canv.saveState()
-        self.canv.scale(self.scale, self.scale)
-        draw_picture(self.canv, self.drawing)
-        self.canv.restoreState()
-
-
 class ReferenceBuilder:
     def __init__(self, game: Game, expansions: set[str] | None, problems: Problems, cache: DrawingCache):
         self.game = game
@@ -113,16 +93,45 @@ class ReferenceBuilder:
         self.where = f"templates/{game.slug}/{self.manifest.reference}"
         self.renderer = Renderer(self.manifest, problems, cache.store)
         self.lines: dict[int, int] = {}  # id(element) -> its line in the XML the template gave
-        self.width = 180 * mm  # the width the page leaves (set for the page by build_reference)
+        self.width = 180 * mm  # the width and height the page leaves (set for the page by build_reference)
+        self.height = 267 * mm
 
-    def too_wide(self, el: ET.Element, what: str, width: float, look_for: str) -> bool:
-        """Whether a width (points) is more than the page holds; if so, a problem says so."""
-        if width <= self.width + 0.01:
-            return False
-        self.error(el, f"{what} is {width / mm:.0f} mm wide; the page holds {self.width / mm:.0f} mm", look_for)
-        return True
+    @property
+    def middle_columns(self) -> int:
+        """Columns of an inventory table besides id, name and count that fit the page's width."""
+        room = self.width - INVENTORY_FIXED - INVENTORY_NAME
+        return max(1, min(MIDDLE_COLUMNS, int(room // INVENTORY_COLUMN)))
 
-    def error(self, el: ET.Element | None, message: str, look_for: str = "") -> None:
+    def sized(self, el: ET.Element, what: str, drawing, svg: str, width: float, turn: bool,
+              look_for: str) -> DrawingFlowable:
+        """A picture at the ``width`` asked (points), or larger where its smallest text
+        would print below the game's floor, within the page (narrower where the page is);
+        turned a quarter (``turn``) when only that keeps its text at the floor, as a
+        landscape page would.  Text the page is too small for is a warning."""
+        floor = self.manifest.text_floor
+        smallest = smallest_text(svg)  # (size, viewBox width), user units
+        need = floor * smallest[1] / smallest[0] if smallest else 0.0  # the width that keeps the floor
+        width = max(width, need)
+        ratio = drawing.height / drawing.width if drawing.width else 1.0
+        high = self.height - 2 * ROW_PADDING  # what a page holds, in a <row> (or a table's cell) too
+        room = min(self.width, high / ratio)
+        turned = False
+        if width > room + 0.01:
+            room_turned = min(high, self.width / ratio)
+            if turn and need > room + 0.01 and room_turned > room:
+                turned, room = True, room_turned
+            width = min(width, room)
+        if smallest and need > width + 0.01:
+            size = smallest[0] * width / smallest[1]
+            self.warn(el, f"{what}: its smallest text prints at {size:.1f} pt on a page this size, below the "
+                      f"game's {floor:g} pt floor (text_floor in game.toml)", look_for)
+        return DrawingFlowable(drawing, width, el.get("align", "CENTER"), turned)
+
+    def warn(self, el: ET.Element | None, message: str, look_for: str = "") -> None:
+        """A warning at an element of the reference template (see ``error``)."""
+        self.error(el, message, look_for, warning=True)
+
+    def error(self, el: ET.Element | None, message: str, look_for: str = "", warning: bool = False) -> None:
         """A problem of the reference template at an element: on the template's
         line when ``look_for`` is written there once, else naming the line of
         the XML the template gave."""
@@ -136,7 +145,7 @@ class ReferenceBuilder:
             row = found[0] if len(found) == 1 else None
         if row is None and el is not None and id(el) in self.lines:
             message += f" (line {self.lines[id(el)]} of the XML the template gave)"
-        self.problems.error(self.where, row, None, message)
+        (self.problems.warn if warning else self.problems.error)(self.where, row, None, message)
 
     def para(self, markup: str, style: ParagraphStyle, el: ET.Element | None = None, **kw) -> list:
         """[Paragraph] of inline markup; a markup reportlab cannot read is a problem, not a crash."""
@@ -168,7 +177,8 @@ class ReferenceBuilder:
             middle = [*cols, *extra]
             # more columns than fit beside id, name and count: the table is split into
             # parts of MIDDLE_COLUMNS columns each, every part repeating id, name and count
-            parts = [middle[i:i + MIDDLE_COLUMNS] for i in range(0, len(middle), MIDDLE_COLUMNS)] or [[]]
+            per = self.middle_columns
+            parts = [middle[i:i + per] for i in range(0, len(middle), per)] or [[]]
             total = sum(c.count for c in rows)
             grand += total
             expected = self.manifest.expected(name, self.expansions)
@@ -214,9 +224,9 @@ class ReferenceBuilder:
         data = [[Paragraph(_xml(h), st["cellb"]) for h in head]]
         cell = st["cell"]
         values = [[c.get(k) if c.get(k) not in (None, "") else "–" for k in columns] for c in rows]
-        widths = _widths(len(head), len(columns))
+        widths = _widths(len(head), len(columns), self.width)
         if fitted:
-            widths = _fitted_widths(columns, values, cell, st["cellb"])
+            widths = _fitted_widths(columns, values, cell, st["cellb"], self.width)
         for c, middle in zip(rows, values):
             vals = [c.id, c.name, *middle, c.count]
             # a value that fits on one line is drawn as a plain string (laying out a
@@ -239,7 +249,8 @@ class ReferenceBuilder:
             style += [("SPAN", (0, -1), (-1, -1)), ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#f6f6f6"))]
         style += [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
                   ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
-        t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t = SplitTable(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t.tail = MIN_ROWS_APART + bool(summary)
         t.setStyle(TableStyle(style))
         return t
 
@@ -312,9 +323,9 @@ class ReferenceBuilder:
                 self.error(el, f"<table widths=\"{el.get('widths')}\">: {len(widths)} widths for {columns} "
                            "columns; give one positive width (mm) per column", "widths=")
                 return Spacer(1, 0)
-            if self.too_wide(el, f"<table widths=\"{el.get('widths')}\">", sum(widths), "widths="):
-                return Spacer(1, 0)
-        t = Table(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
+            if sum(widths) > self.width:  # narrower columns on a narrower page, in the same proportions
+                widths = narrowed(widths, self.width)
+        t = SplitTable(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
         style = [("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
                  ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#bbbbbb")),
                  ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -325,12 +336,24 @@ class ReferenceBuilder:
         return t
 
     def row(self, el: ET.Element) -> Table:
-        """Children side by side (e.g. several card pictures)."""
+        """Children side by side (e.g. several card pictures), in as many lines as the page's width needs."""
         cells = [self.element(child) for child in el]
-        t = Table([cells], hAlign="CENTER")
+        lines: list[list] = [[]]
+        used = 0.0
+        for cell in cells:
+            # a picture's width; a caption under it wraps to that (a paragraph alone: its longest word)
+            w = max((f.minWidth() if isinstance(f, Paragraph) else f.wrap(self.width, self.height)[0]
+                     for f in cell), default=0.0) + 2 * ROW_PADDING
+            if lines[-1] and used + w > self.width + 0.01:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(cell)
+            used += w
+        columns = max(len(line) for line in lines)
+        t = Table([line + [""] * (columns - len(line)) for line in lines], hAlign="CENTER")
         t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), face(self.manifest.font)),
-                               ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 3),
-                               ("RIGHTPADDING", (0, 0), (-1, -1), 3)]))
+                               ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), ROW_PADDING),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), ROW_PADDING)]))
         return t
 
     def figure(self, el: ET.Element) -> list:
@@ -349,9 +372,7 @@ class ReferenceBuilder:
         if width is None:
             self.error(el, f"<figure width=\"{el.get('width')}\">: give a positive width in mm", "<figure")
             return []
-        if self.too_wide(el, "<figure>", width, "<figure"):
-            return []
-        out = [DrawingFlowable(drawing, width, el.get("align", "CENTER"))]
+        out = [self.sized(el, "<figure>", drawing, svg, width, turn=True, look_for="<figure")]
         if el.get("caption"):
             out.append(Paragraph(_xml(el.get("caption")), self.st["caption"]))
         return out
@@ -376,14 +397,18 @@ class ReferenceBuilder:
         if width is None:
             self.error(el, f"<card width=\"{el.get('width')}\">: give a positive width in mm", f"id=\"{card_id}\"")
             return []
-        if self.too_wide(el, f"<card id='{card_id}'>", width, f"id=\"{card_id}\""):
-            return []
-        return [DrawingFlowable(drawing, width)]
+        return [self.sized(el, f"<card id=\"{card_id}\">", drawing, svg, width, turn=True,
+                           look_for=f"id=\"{card_id}\"")]
 
 
 CELL_PADDING = 12  # the table's left and right padding, points
-#: Columns of an inventory table besides id, name and count; a deck with more is split into several tables.
+ROW_PADDING = 3  # points either side of each picture of a <row>
+#: Columns of an inventory table besides id, name and count (at most; fewer on a narrow page); a deck with more
+#: is split into several tables.
 MIDDLE_COLUMNS = 5
+INVENTORY_FIXED = 42 * mm  # the id and count columns of an inventory table
+INVENTORY_NAME = 38 * mm  # the least an inventory's name column keeps
+INVENTORY_COLUMN = 20 * mm  # one of its middle columns
 
 
 #: The characters that may start markup in a cell (the text engine reads a cell without them as plain words).
@@ -420,19 +445,19 @@ def _xml(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _widths(n: int, middle: int) -> list[float]:
-    usable = 180 * mm
-    fixed = [28 * mm, 0, *([20 * mm] * middle), 14 * mm]
+def _widths(n: int, middle: int, usable: float) -> list[float]:
+    fixed = [28 * mm, 0, *([INVENTORY_COLUMN] * middle), 14 * mm]
     fixed[1] = usable - sum(fixed)
     return fixed[:n]
 
 
-def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle, head: ParagraphStyle) -> list[float]:
+def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle, head: ParagraphStyle,
+                   usable: float) -> list[float]:
     """id, name, the middle columns as wide as their longest value or header
     (20 to 50 mm, narrower when they would leave the name less than 38 mm), count."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    usable, fixed, name_min = 180 * mm, 28 * mm + 14 * mm, 38 * mm
+    fixed, name_min = INVENTORY_FIXED, INVENTORY_NAME
     natural = []
     for i, column in enumerate(columns):
         need = max([stringWidth(column, head.fontName, head.fontSize)] +
@@ -445,14 +470,14 @@ def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle,
 
 
 #: What the flowables reportlab names are, in the reference template's words.
-_FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <table> (or <row>)", "Paragraph": "a paragraph",
-              "KeepTogether": "a <keep>"}
+_FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <row>", "SplitTable": "a <table>",
+              "Paragraph": "a paragraph", "KeepTogether": "a <keep>"}
 
 
 def _layout_problem(text: str) -> str:
     """reportlab's layout error in the template's words: what is too large, and the room there is."""
-    found = re.search(r"<(\w+) at .*?\(([\d.]+) x ([\d.]+)\) too large on page (\d+) in frame '\w+'"
-                      r"\(([\d.]+) x ([\d.]+)", text, re.S)
+    found = re.search(r"<(\w+)(?: at |@).*?\(([\d.]+) x ([\d.]+)\)(?:, tallest cell [\d.]+ points,)?\s+too large on "
+                      r"page (\d+) in frame '\w+'\(([\d.]+) x ([\d.]+)", text, re.S)
     if found is None:
         text = " ".join(text.split())
         return f"{text[:200]}{'...' if len(text) > 200 else ''}; make the element smaller"
@@ -470,6 +495,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     register_fonts(game.manifest.font)
     rb = ReferenceBuilder(game, expansions, problems, cache)
     rb.width = page_size(page)[0] * mm - 2 * MARGIN
+    rb.height = page_size(page)[1] * mm - 2 * MARGIN - FRAME_PADDING
     story = []
     if game.manifest.reference:
         xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
@@ -511,9 +537,10 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                             topMargin=MARGIN, bottomMargin=MARGIN, title=f"{title} - reference", author="pnp",
                             creator="pnp print-and-play toolchain", invariant=True, initialFontName=DEFAULT_FONT)
     try:
-        doc.build(story, onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
+        doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
-        problems.error(rb.where, None, None, f"the reference sheet cannot be laid out on {page}: "
-                       f"{_layout_problem(str(exc))}")
+        # a warning: the card sheets are written all the same, without a reference sheet for this page size
+        problems.warn(rb.where, None, None, f"the reference sheet cannot be laid out on {page}, so it is left out: "
+                      f"{_layout_problem(str(exc))}")
         return None, 0
     return buffer.getvalue(), pages["n"]

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from ..draw import splice
 from ..stages.designs import RenderedDesign, RenderedGame
-from ..sheets.layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
-                      stack_bands)
+from ..sheets.layout import PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, stack_bands
+from ..sheets.notes import sheet_notes
 from ..sheets.pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
@@ -145,8 +145,24 @@ def _placement(slot, key: str, deck, opts: SheetOptions) -> Placement:
     return Placement(slot, key, deck.size.shape, tuple(opts.boxes.get(key, ())) if opts.proof else ())
 
 
-def _labels(copies) -> str:
-    return ", ".join(dict.fromkeys(deck.label for deck, _ in copies))
+def page_footer(title: str, labels: list[str], sides: tuple[str, ...], page: str, digest: str,
+                width: float) -> str:
+    """A page's footer: game, decks, side, page n/m and the content hash, kept within
+    ``width`` mm (the printable width): when it is too wide, fewer decks are named, then
+    the side is said the shorter way (``sides``: the long way first), then no deck."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from ..art.fonts import DEFAULT_FONT
+    from ..sheets.pdf import FOOTER_SIZE_PT
+
+    labels = list(dict.fromkeys(labels))
+    decks = [", ".join(labels)] + [f"{labels[0]} and {len(labels) - 1} more"] * (len(labels) > 1)
+    tries = [(d, side) for side in sides for d in decks] + [("", side) for side in sides]
+    for shown, side in tries:
+        text = " · ".join(part for part in (title, shown, side, page, digest) if part)
+        if stringWidth(text, DEFAULT_FONT, FOOTER_SIZE_PT) * 25.4 / 72 <= width:
+            break
+    return text
 
 
 def plan_pages(rendered: RenderedGame, opts: SheetOptions,
@@ -167,43 +183,51 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
                                                                keep=opts.bleed)]
     joined: list[Page] = []
     backs_only: list[Page] = []
-    title = rendered.manifest.title
-    digest = rendered.content_hash
     flip = FLIP_LABELS[opts.duplex]
+
+    def footer(part, *side: str, n: int, of: int) -> str:  # within the printable width of the sheet (landscape or not)
+        return page_footer(rendered.manifest.title, [deck.label for deck, _ in part], side, f"page {n}/{of}",
+                           rendered.content_hash, sheet.page_w - 2 * sheet.printer_margin)
     pages_of: dict[str, int] = {}
     for planned in sheets:
         sheet, part = planned.sheet, planned.copies
-        labels = _labels(part)
         for name in dict.fromkeys(deck.name for deck, _ in part):
             pages_of[name] = pages_of.get(name, 0) + 1
         if planned.folded:
             places = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
             places += [_placement(sheet.back_slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
-            joined.append(Page(sheet, places, f"{title} · {labels} · fronts and backs, fold on the dashed "
-                                              f"line · page {len(joined) + 1}/{total} · {digest}", planned.crop,
-                               opts.proof))
+            joined.append(Page(sheet, places, footer(part, "fronts and backs, fold on the dashed line",
+                                                     n=len(joined) + 1, of=total), planned.crop, opts.proof))
             continue
         fronts = [_placement(sheet.slots[i], d.front_key, deck, opts) for i, (deck, d) in enumerate(part)]
-        joined.append(Page(sheet, fronts, f"{title} · {labels} · fronts · page {len(joined) + 1}/{total}"
-                                          f" · {digest}", planned.crop, opts.proof))
+        joined.append(Page(sheet, fronts, footer(part, "fronts", n=len(joined) + 1, of=total), planned.crop,
+                           opts.proof))
         if not planned.back:
             if paired:  # the other side of the sheet stays blank
                 n = len(joined) + 1
                 joined.append(Page(back_sheet(sheet, opts.duplex, opts.back_offset), [],
-                                   f"{title} · {labels} · back of page {n - 1}, blank · page {n}/{total}"
-                                   f" · {digest}", False, False))
+                                   footer(part, f"back of page {n - 1}, blank", n=n, of=total), False, False))
             continue
         turned = back_sheet(sheet, opts.duplex, opts.back_offset)
         backs = [_placement(turned.slots[i], d.back_key, deck, opts) for i, (deck, d) in enumerate(part)]
-        pages, n, of = (backs_only, len(backs_only) + 1, total_backs) if separate else (joined, len(joined) + 1, total)
-        pages.append(Page(turned, backs, f"{title} · {labels} · {flip} · page {n}/{of} · {digest}", planned.crop,
-                          opts.proof))
+        if separate:  # printed by hand on the back of a sheet of the cards file: say which, and how to turn it
+            k, name = len(joined), cards_file(rendered.game.slug, opts)
+            said = footer(part, f"backs of page {k} of {name}, flip on long edge",
+                          f"backs of page {k}, flip on long edge", n=len(backs_only) + 1, of=total_backs)
+            backs_only.append(Page(turned, backs, said, planned.crop, opts.proof))
+            continue
+        joined.append(Page(turned, backs, footer(part, flip, n=len(joined) + 1, of=total), planned.crop, opts.proof))
     stats = []
     for name, items in rendered.decks().items():
         deck = rendered.manifest.decks[name]
         stats.append(DeckStats(name, deck.label, len(items), sum(d.count for d in items), pages_of.get(name, 0),
                                deck.size.name))
     return joined, backs_only, stats
+
+
+def cards_file(slug: str, opts: SheetOptions) -> str:
+    """The name of the cards file: ``<game>-cards.pdf``, or ``<game>-selected.pdf`` with ``only``."""
+    return f"{slug}-selected.pdf" if opts.only else f"{slug}-cards.pdf"
 
 
 def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str):
@@ -239,8 +263,7 @@ class PdfSheets:
         joined, backs_only, stats = plan_pages(rendered, options, notes)
         stem = f"{slug}-selected" if options.only else f"{slug}"
         backs_file = Path(f"{stem}-backs.pdf")
-        files = {Path(f"{stem}-cards.pdf" if not options.only else f"{stem}.pdf"):
-                 write_pdf(joined, rendered.drawings, title, "cards")}
+        files = {Path(cards_file(slug, options)): write_pdf(joined, rendered.drawings, title, "cards")}
         if backs_only:
             files[backs_file] = write_pdf(backs_only, rendered.drawings, title, "card backs")
         return TargetOutput(files, [], len(joined) + len(backs_only), stats, [backs_file], notes=notes)

@@ -39,5 +39,7 @@ class Reference:
         cache = DrawingCache(store=rendered.store, lists=dict(rendered.drawings.lists))
         data, pages = build_reference(rendered.game, None if expansions is None else set(expansions), options.page,
                                       problems, cache, rendered.content_hash)
-        files = {} if data is None else {Path(f"{rendered.game.slug}-reference.pdf"): data}
-        return TargetOutput(files, problems.items, pages)
+        path = Path(f"{rendered.game.slug}-reference.pdf")
+        files = {} if data is None else {path: data}
+        # a reference sheet the page cannot hold is left out with a warning: an earlier one goes too
+        return TargetOutput(files, problems.items, pages, obsolete=[path])

@@ -8,7 +8,8 @@ same grid (``UniqueBack``).  Sheet images may be at most 4096 pixels on a side.
 
 This target makes one TTS deck per component deck of the game (so decks with
 different backs stay apart), filling sheets of at most 69 designs (the 70th
-slot holds the hidden card: the sheet's back), each face cut to its trim box
+slot holds the hidden card: the back every design of the sheet shares, or a
+plain card when their backs differ), each face cut to its trim box
 at the resolution that fits the 4096 px limit (at most ``dpi``).  Round
 components (``shape = "circle"``) become round tiles instead (``Custom_Tile``
 of type circle, one per copy, stackable): a picture of each design's face, and
@@ -66,8 +67,9 @@ class SheetPlan:
     rows: int
     cell: tuple[int, int]  # pixels of one card
     dpi: float
-    single_back: str | None  # the drawing key of the one back all designs share, or None
+    single_back: str | None  # the drawing key of the one back every design shares, or None
     uniform: bool  # every design has that same back
+    backs: bool = True  # some design has a back (a sheet of single-sided components has none)
 
     @property
     def hidden_slot(self) -> int:
@@ -136,9 +138,9 @@ class Tts:
                 number += 1
                 cols, rows, cell, sheet_dpi = sheet_grid(len(chunk), size.width, size.height, dpi)
                 backs = {d.back_key for d in chunk}
-                first = next((d.back_key for d in chunk if d.back_key), None)
-                sheets.append(SheetPlan(number, chunk, cols, rows, cell, sheet_dpi, first,
-                                        len(backs) == 1 and first is not None))
+                common = next(iter(backs)) if len(backs) == 1 else None
+                sheets.append(SheetPlan(number, chunk, cols, rows, cell, sheet_dpi, common, common is not None,
+                                        backs != {None}))
             out.append((deck_name, sheets))
         return out
 
@@ -186,9 +188,12 @@ class Tts:
                         if picture is not None:
                             backs[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = picture
                 back_picture = next(by_shot) if sheet.single_back else None
+                # the hidden card, shown for cards in another player's hand: the back every card of the sheet
+                # shares, else a plain card (any one card's own back would tell which card it is)
+                hidden = back_picture if back_picture is not None else plain_card(cw, ch) if sheet.backs else None
                 r, c = divmod(sheet.hidden_slot, sheet.cols)
-                if back_picture is not None:  # the hidden card: the sheet's back
-                    faces[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = back_picture
+                if hidden is not None:
+                    faces[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = hidden
                 stem = f"{safe_name(slug)}-{safe_name(deck_name)}-{sheet.number}"
                 face_file = f"{stem}-faces.png"
                 back_file = f"{stem}-back.png" if sheet.uniform else f"{stem}-backs.png"
@@ -196,8 +201,8 @@ class Tts:
                 if sheet.uniform:
                     files[Path(self.folder) / back_file] = _png(back_picture)
                 else:
-                    if back_picture is not None:
-                        backs[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = back_picture
+                    if hidden is not None:
+                        backs[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw] = hidden
                     files[Path(self.folder) / back_file] = _png(backs)
                 entry = {"FaceURL": self._url(options, face_file), "BackURL": self._url(options, back_file),
                          "NumWidth": sheet.cols, "NumHeight": sheet.rows, "BackIsHidden": True,
@@ -271,6 +276,20 @@ class Tts:
     @staticmethod
     def _url(options: TtsOptions, name: str) -> str:
         return f"{options.base_url.rstrip('/')}/{name}" if options.base_url else name
+
+
+PLAIN_FILL, PLAIN_EDGE = (214, 214, 214), (150, 150, 150)  # the hidden card of a sheet whose cards' backs differ
+
+
+def plain_card(width: int, height: int):
+    """A plain card of ``width`` x ``height`` pixels: light grey inside a darker edge."""
+    import numpy as np
+
+    card = np.empty((height, width, 3), dtype=np.uint8)
+    card[:] = PLAIN_EDGE
+    edge = max(1, round(min(width, height) * 0.04))
+    card[edge:height - edge, edge:width - edge] = PLAIN_FILL
+    return card
 
 
 def _png(pixels) -> bytes:

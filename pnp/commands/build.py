@@ -31,7 +31,8 @@ from ..options import (back_offset_option, data_option, duplex_option, expansion
               help="Keep at least this much bleed around each component instead of all of its own, to fit more "
                    "per page  [default: all of it]")
 @click.option("--only", "only", multiple=True, metavar="ID[,ID...]",
-              help="Just these components, with their backs, in <game>-selected.pdf (to reprint a few).")
+              help="Just these components, with their backs, in <game>-selected.pdf (to reprint a few); GAME:ID for "
+                   "one game's where several have the id.")
 @printer_margin_option()
 @click.option("--proof", is_flag=True,
               help="Also write <game>-proof.pdf: trim line, safe area and overflowing text outlined on every card.")
@@ -89,17 +90,12 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         ctx.call_on_close(end_ahead)
     found = checked(project, cache)
     targets = (("pdf-sheets",) if ids else BuildOptions.targets) + (("proof",) if proof else ())
-    chosen = project.games
+    chosen = {slug: () for slug in project.games}  # game -> the ids it prints (all of them: ())
     if ids:
-        chosen = {slug: g for slug, g in project.games.items() if any(c.id in ids for c in g.select(boxes[slug]))}
-        present = {c.id for g in chosen.values() for c in g.select(boxes[g.slug])}
-        missing = [i for i in ids if i not in present]
-        if missing:
-            raise click.BadParameter(f"no component with the id {', '.join(repr(i) for i in missing)} in "
-                                     f"{', '.join(project.games) or 'any game'}", param_hint="--only")
-    jobs = [(game, BuildOptions(page, duplex, offset, out_dir, boxes[slug], targets=targets, layout=layout,
-                                printer_margin=printer_margin, bleed=bleed, only=ids))
-            for slug, game in chosen.items()]
+        chosen = only_ids(ids, {slug: {c.id for c in g.select(boxes[slug])} for slug, g in project.games.items()})
+    jobs = [(project.games[slug], BuildOptions(page, duplex, offset, out_dir, boxes[slug], targets=targets,
+                                               layout=layout, printer_margin=printer_margin, bleed=bleed, only=mine))
+            for slug, mine in chosen.items()]
     from rich.progress import TextColumn
 
     with progress_bar(TextColumn("{task.completed}/{task.total}")) as progress:
@@ -107,7 +103,7 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         results = build_games(jobs, workers=os.cpu_count() or 1, done=lambda r: progress.advance(task, 1),
                               cache=cache)
     for r in results:
-        report_problems(r.warnings)
+        report_problems(sorted(r.warnings))  # as pnp check lists them
         for note in r.notes:
             err.print(f"note {r.game}: {note}", highlight=False)
     how = "gutterfold" if layout == "gutterfold" else f"duplex {duplex}" + (", shared cut lines" if layout == "shared"
@@ -123,6 +119,35 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
         uptodate.remember(out_dir, *record, [f for r in results for f in r.files], said,
                           {p: d for r in results for p, d in r.pictures.items()})
     out.print(f"Done in {time.perf_counter() - start:.2f} s.{warnings_line(len(said))}")
+
+
+def only_ids(asked: tuple[str, ...], present: dict[str, set[str]]) -> dict[str, tuple[str, ...]]:
+    """``--only``: the ids each game prints, from ``ID`` (in whichever games have it) or
+    ``GAME:ID``; an id several games have is printed for each, and a note says which.
+    An id found nowhere, or an unknown game, is a mistake on the command line."""
+    games = ", ".join(present) or "any game"
+    chosen: dict[str, list[str]] = {}
+    missing = []
+    for item in asked:
+        slug, _, ident = item.rpartition(":")
+        if slug and slug not in present:
+            if ":" in slug or not any(item in ids for ids in present.values()):
+                raise click.BadParameter(f"'{item}': no game '{slug}'; games: {games}", param_hint="--only")
+            slug, ident = "", item  # an id with a colon in it
+        owners = [slug] if slug else [g for g, ids in present.items() if ident in ids]
+        if slug and ident not in present[slug]:
+            raise click.BadParameter(f"no component with the id '{ident}' in {slug}", param_hint="--only")
+        if not owners:
+            missing.append(ident)
+        elif len(owners) > 1:
+            err.print(f"note --only: '{ident}' is in {len(owners)} games, printed for each: {', '.join(owners)} "
+                      f"(GAME:ID prints one, e.g. {owners[0]}:{ident})", highlight=False)
+        for g in owners:
+            chosen.setdefault(g, []).append(ident)
+    if missing:
+        raise click.BadParameter(f"no component with the id {', '.join(repr(i) for i in missing)} in {games}",
+                                 param_hint="--only")
+    return {g: tuple(dict.fromkeys(chosen[g])) for g in present if g in chosen}
 
 
 def checked(project, cache=None):
