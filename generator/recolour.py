@@ -53,6 +53,37 @@ def _kind(space, resources=None) -> str:
     return "other"
 
 
+class GraphicsState:
+    """What a content stream's walk keeps of the graphics state: the fill and stroke colour spaces in
+    force (as ``_kind`` names them) and a transformation, saved by ``q`` and restored by ``Q``."""
+
+    def __init__(self, ctm=(1, 0, 0, 1, 0, 0)):
+        self.fill = self.stroke = "gray"
+        self.ctm = ctm
+        self._saved = []
+
+    def step(self, op: str, kind: str | None = None) -> None:
+        """Follow ``q``, ``Q`` and the colour-space operators (``cs``/``CS`` with the space's ``kind``;
+        ``rg``, ``k``, ``g`` and their stroking forms set theirs)."""
+        if op == "q":
+            self._saved.append((self.fill, self.stroke, self.ctm))
+        elif op == "Q" and self._saved:
+            self.fill, self.stroke, self.ctm = self._saved.pop()
+        elif kind is not None or op in _SETS:
+            kind = kind or _SETS[op]
+            if op.islower():
+                self.fill = kind
+            else:
+                self.stroke = kind
+
+    def space(self, op: str) -> str:
+        """The colour space ``sc``/``scn`` (fill) or ``SC``/``SCN`` (stroke) set a colour in."""
+        return self.fill if op.islower() else self.stroke
+
+
+_SETS = {"rg": "rgb", "RG": "rgb", "g": "gray", "G": "gray", "k": "cmyk", "K": "cmyk"}
+
+
 @dataclass
 class Recolour:
     profile: Profile
@@ -138,8 +169,7 @@ class Recolour:
         import pikepdf
 
         out = []
-        fill = stroke = "gray"
-        stack = []
+        state = GraphicsState()
         for item in instructions:
             if isinstance(item, pikepdf.ContentStreamInlineImage):
                 self.skipped.append("an inline image")
@@ -147,35 +177,26 @@ class Recolour:
                 continue
             operands, operator = list(item.operands), item.operator
             op = str(operator)
-            if op == "q":
-                stack.append((fill, stroke))
-            elif op == "Q" and stack:
-                fill, stroke = stack.pop()
-            elif op in ("rg", "RG", "g", "G", "k", "K"):
-                kind = {"rg": "rgb", "g": "gray", "k": "cmyk"}[op.lower()]
-                new = self.colour(kind, operands)
+            if op in ("rg", "RG", "g", "G", "k", "K"):
+                new = self.colour(_SETS[op], operands)
                 if new is not None:
                     stroking = op.isupper()
                     op = ("K" if stroking else "k") if len(new) == 4 else ("RG" if stroking else "rg")
                     operands, operator = new, pikepdf.Operator(op)
-                if op in ("rg", "g", "k"):
-                    fill = "done"
-                else:
-                    stroke = "done"
+                state.step(op)
             elif op in ("cs", "CS"):
                 kind = _kind(operands[0], resources)
                 if kind in ("rgb", "gray") or (kind == "cmyk" and self.mode == "proof"):
                     operands = [pikepdf.Name(self.space)]
-                if op == "cs":
-                    fill = kind
-                else:
-                    stroke = kind
+                state.step(op, kind)
             elif op in ("sc", "scn", "SC", "SCN"):
-                kind = fill if op.islower() else stroke
+                kind = state.space(op)
                 if kind in ("rgb", "gray", "cmyk") and all(isinstance(v, (int, float, Decimal)) for v in operands):
                     new = self.colour(kind, operands)
                     if new is not None:
                         operands = new
+            else:
+                state.step(op)
             out.append(pikepdf.ContentStreamInstruction(operands, operator))
         return pikepdf.unparse_content_stream(out)
 
