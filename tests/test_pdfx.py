@@ -24,7 +24,7 @@ from skimage.color import deltaE_ciede2000, rgb2lab
 from generator.cmyk import GAMUT_DELTA_E, bundled_path, load_profile
 from generator.designs import RenderOptions, render_game
 from generator.preflight import Expect, expect_for, preflight
-from generator.raster import Shot, rasterise
+from generator.raster import Shot, centred_shot, rasterise
 from generator.shops import STANDARDS, load_preset
 from generator.targets import TARGETS
 from generator.targets.pdfx import PdfxOptions
@@ -514,3 +514,39 @@ def test_the_soft_proof_shows_the_colours_as_printed(tmp_path):
         assert where.sum() > 100
         assert tuple(load_profile().printed(np.array(colour, np.uint8))) == printed
         assert np.abs(np.median(cards[1][where], axis=0) - printed).max() <= 1
+
+
+def test_a_shop_whose_card_lies_the_other_way_gets_the_design_turned_with_its_bleed_mirrored(rendered):
+    """A shop taking PDF/X-4 whose card is landscape: the portrait poker designs are turned a quarter onto
+    it, and its 1/8 in of bleed is the design's 3 mm with the edge mirrored outwards."""
+    from generator.shops import parse_preset
+    from generator.targets.pdfx import Pdfx
+
+    preset = parse_preset("land", {
+        "shop": {"name": "Land", "dpi": 300, "source": "a test", "needs_back": False},
+        "sizes": {"wide": {"label": "Wide", "canvas": [1125, 825], "trim": [1050, 750], "confirmed": True}},
+        "pdfx": {"standard": X4}}, "land.toml")
+
+    class Land(Pdfx):
+        @property
+        def preset(self):
+            return preset
+
+    game = rendered["tiny-tombs"]
+    out = Land("land").make(game, PdfxOptions())
+    assert [p for p in out.problems if "out of the profile's gamut" not in p.message] == []
+    data = pdfs(out)[Path("land/tiny-tombs-relic.pdf")]
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[0].obj
+        assert [round(float(v), 3) for v in page.MediaBox] == [0, 0, 270, 198]  # 3.75 x 2.75 in
+        assert [round(float(v) / MM, 3) for v in page.TrimBox] == [3.175, 3.175, 92.075, 66.675]
+    design = game.designs[0]
+    s = design.size
+    got = pdfium.PdfDocument(as_printed(data, load_profile().data))[0].render(
+        scale=DPI / 72, rev_byteorder=True).to_numpy()[:, :, :3]
+    shot = centred_shot(design.front_key, s.full_width, s.full_height, s.bleed, DPI, got.shape[0], got.shape[1])
+    ref = np.rot90(rasterise([shot], game.drawings, fmt="array")[0], 1)[:got.shape[0], :got.shape[1]]
+    flat = (spread(ref) <= 6) & (spread(got) <= 6)
+    flat[:8], flat[-8:], flat[:, :8], flat[:, -8:] = False, False, False, False
+    de = deltaE_ciede2000(rgb2lab(ref[flat] / 255), rgb2lab(got[flat] / 255))
+    assert flat.mean() > 0.3 and de.max() <= GAMUT_DELTA_E + RENDERING
