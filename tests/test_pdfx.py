@@ -21,6 +21,7 @@ from PIL import Image, ImageCms
 from scipy.ndimage import maximum_filter, minimum_filter
 from skimage.color import deltaE_ciede2000, rgb2lab
 
+from generator.build import BuildOptions
 from generator.cmyk import GAMUT_DELTA_E, bundled_path, load_profile
 from generator.designs import RenderOptions, render_game
 from generator.preflight import Expect, expect_for, preflight
@@ -550,3 +551,15 @@ def test_a_shop_whose_card_lies_the_other_way_gets_the_design_turned_with_its_bl
     flat[:8], flat[-8:], flat[:, :8], flat[:, -8:] = False, False, False, False
     de = deltaE_ciede2000(rgb2lab(ref[flat] / 255), rgb2lab(got[flat] / 255))
     assert flat.mean() > 0.3 and de.max() <= GAMUT_DELTA_E + RENDERING
+
+
+def test_a_picture_shop_that_no_deck_fits_writes_nothing(rendered):
+    """The Game Crafter's pictures: a game whose decks fit none of its sizes gets no folder, not even a
+    manifest (the export then says so, as for DriveThruCards)."""
+    game = rendered["pyramid-scheme"]
+    tokens = replace(game, designs=[d for d in game.designs if d.deck == "token"])
+    out = TARGETS["tgc"].make(tokens, TARGETS["tgc"].configure(BuildOptions()))
+    assert out.files == {} and out.owns == []
+    assert [p.message for p in out.problems] == [
+        "Tokens (25.4 x 25.4 mm) fit no The Game Crafter size, left out; sizes: poker card (2.5 x 3.5 in), bridge "
+        "card (2.25 x 3.5 in), mini card (1.75 x 2.5 in), tarot card (2.75 x 4.75 in), square card (3.5 x 3.5 in)"]
