@@ -167,7 +167,7 @@ class Pdfx:
             data = identify(data, spec.standard, profile, f"{title} - {label}")
             name = Path(self.folder) / f"{safe_name(slug)}-{safe_name(deck_name)}.pdf"
             files[name] = data
-            flight += preflight_problems(data, name, self, spec, profile, options)
+            flight += preflight_problems(data, name, self.preset, spec, options)
             for number, page in enumerate(pages, start=1):
                 g = gamuts.get(page.key)
                 rows.append({"file": name.name, "page": number, "component": page.design.card.name,
@@ -419,12 +419,12 @@ def identify(data: bytes, standard: str, profile, title: str) -> bytes:
 
 
 # ---------------------------------------------------------------- preflight
-def preflight_problems(data: bytes, name: Path, target: Pdfx, spec: PrintSpec, profile,
+def preflight_problems(data: bytes, name: Path, preset: Preset | None, spec: PrintSpec,
                        options: PdfxOptions) -> list[Problem]:
     """What the preflight finds in a file just made, as warnings (the file is still written)."""
     from ..preflight import expect_for, preflight
 
-    expect = expect_for(target.preset, spec)
+    expect = expect_for(preset, spec)
     if options.dpi is not None and options.dpi < expect.min_dpi:  # asked for: said once, not on every page
         expect = replace(expect, min_dpi=options.dpi)
     found = preflight(data, str(name), expect)
