@@ -22,13 +22,13 @@ from model.sheets import Game
 
 from .build import BuildOptions, BuildResult, build_games, write_results
 from .defaults import DEFAULT_DPI
-from .raster import MAX_DPI, MIN_DPI
-from .shops import STANDARDS
+from .stages.raster import MAX_DPI, MIN_DPI
+from .targets.shops import STANDARDS
 from .targets import EXPORTS, TARGETS
 
 def _pdfx_exports() -> tuple[str, ...]:
     """``pdfx`` and the shops whose preset asks for PDF/X."""
-    from .shops import known_presets, load_preset
+    from .targets.shops import known_presets, load_preset
 
     return ("pdfx", *(s for s in known_presets() if load_preset(s).pdfx is not None))
 
@@ -81,7 +81,7 @@ def check_options(options: ExportOptions) -> str:
         raise ExportUsageError("--dpi applies to --standard x-1a (cards flattened to pictures); PDF/X-4 keeps "
                                "the artwork's vectors")
     if options.profile is not None:
-        from .cmyk import load_profile
+        from .draw.cmyk import load_profile
 
         load_profile(options.profile)  # a ProfileError names what is wrong with it
     return target
@@ -93,7 +93,7 @@ def colour_note(to: str) -> str | None:
         return None
     if to in ("png", "tts"):
         return f"{to}/ holds RGB (sRGB) pictures, for screens and digital tables; --to pdfx makes CMYK print files"
-    from .shops import load_preset
+    from .targets.shops import load_preset
 
     return (f"{to}/ holds RGB (sRGB) pictures, as {load_preset(to).name} takes them; --to pdfx makes CMYK "
             "print files")
@@ -162,6 +162,6 @@ def export_games(games: list[tuple[Game, set[str] | None]], options: ExportOptio
 
 
 def _shop_name(to: str) -> str:
-    from .shops import known_presets, load_preset
+    from .targets.shops import known_presets, load_preset
 
     return f"a {load_preset(to).name} size" if to in known_presets() else "the export"

@@ -22,11 +22,11 @@ from scipy.ndimage import maximum_filter, minimum_filter
 from skimage.color import deltaE_ciede2000, rgb2lab
 
 from generator.build import BuildOptions
-from generator.cmyk import GAMUT_DELTA_E, bundled_path, load_profile
-from generator.designs import RenderOptions, render_game
-from generator.preflight import Expect, expect_for, preflight
-from generator.raster import Shot, centred_shot, rasterise
-from generator.shops import STANDARDS, load_preset
+from generator.draw.cmyk import GAMUT_DELTA_E, bundled_path, load_profile
+from generator.stages.designs import RenderOptions, render_game
+from generator.targets.preflight import Expect, expect_for, preflight
+from generator.stages.raster import Shot, centred_shot, rasterise
+from generator.targets.shops import STANDARDS, load_preset
 from generator.targets import TARGETS
 from generator.targets.pdfx import PdfxOptions
 from model.sheets import load_project
@@ -242,7 +242,7 @@ def rendered_back(output, game) -> list[tuple[dict, np.ndarray, np.ndarray]]:
             w, h = doc[i].get_size()
             s = design.size
             key = design.front_key if row["side"] == "front" else design.back_key
-            at = (trims[i] - s.bleed) * DPI / 25.4  # where the design's bleed box starts on the page, as PDFium draws it
+            at = (trims[i] - s.bleed) * DPI / 25.4  # where the design's bleed box starts on the page
             shots.append(Shot(key, round(w / 72 * DPI), round(h / 72 * DPI), DPI, at, at, s.full_width, s.full_height))
         for i, (row, shot, ref) in enumerate(zip(own, shots, rasterise(shots, game.drawings, fmt="array"))):
             got = doc[i].render(scale=DPI / 72, rev_byteorder=True).to_numpy()[:shot.height, :shot.width, :3]
@@ -520,7 +520,7 @@ def test_the_soft_proof_shows_the_colours_as_printed(tmp_path):
 def test_a_shop_whose_card_lies_the_other_way_gets_the_design_turned_with_its_bleed_mirrored(rendered):
     """A shop taking PDF/X-4 whose card is landscape: the portrait poker designs are turned a quarter onto
     it, and its 1/8 in of bleed is the design's 3 mm with the edge mirrored outwards."""
-    from generator.shops import parse_preset
+    from generator.targets.shops import parse_preset
     from generator.targets.pdfx import Pdfx
 
     preset = parse_preset("land", {

@@ -13,9 +13,9 @@ import pikepdf
 import pytest
 from click.testing import CliRunner
 
-from generator.designs import RenderOptions, render_game
-from generator.preflight import Expect, expect_for, preflight
-from generator.shops import STANDARDS, PresetError, load_preset, parse_preset
+from generator.stages.designs import RenderOptions, render_game
+from generator.targets.preflight import Expect, expect_for, preflight
+from generator.targets.shops import STANDARDS, PresetError, load_preset, parse_preset
 from generator.targets import TARGETS
 from generator.targets.pdfx import PdfxOptions
 from model.sheets import load_project

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from importlib import import_module
 
-from ..shops import known_presets
+from .shops import known_presets
 from .base import DeckStats, Target, TargetOutput
 
 #: name -> (module in this package, class): the targets made on first use.
@@ -93,7 +93,7 @@ def _builtin(module: str, cls: str):
 
 def _shop(name: str):
     def make():
-        from ..shops import load_preset
+        from .shops import load_preset
 
         if load_preset(name).pdfx is not None:  # the shop takes CMYK print files
             from .pdfx import Pdfx

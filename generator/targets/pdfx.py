@@ -2,16 +2,16 @@
 
 One PDF per deck, ``<folder>/<game>-<deck>.pdf``, each page one side of a card:
 the card's trim (TrimBox) with its bleed all round (BleedBox, the page itself),
-every colour in the CMYK of an ICC profile (``cmyk.py``: the designer's
+every colour in the CMYK of an ICC profile (``draw/cmyk.py``: the designer's
 ``--profile``, else the bundled one), an output intent carrying that profile,
 and the PDF/X identification of the standard (document information and XMP
 metadata, written with pikepdf).
 
 - **PDF/X-4** keeps the artwork as it is drawn for the card sheets (vectors,
   text in embedded fonts, transparency) and converts its colours afterwards
-  (``recolour.py``: colour operators, pictures, gradients).
+  (``draw/recolour.py``: colour operators, pictures, gradients).
 - **PDF/X-1a:2003** allows no transparency and no RGB, so each side is
-  flattened: rasterised at the chosen resolution (``raster.py``, the same path
+  flattened: rasterised at the chosen resolution (``stages/raster.py``, the same path
   as every picture export) and converted pixel by pixel, one picture per page.
 
 The plain ``--to pdfx`` export keeps each deck's own trim and gives every side
@@ -24,7 +24,7 @@ Every side's colours are also measured against the profile (``Profile.gamut``);
 a side with a colour that prints more than ``cmyk.GAMUT_DELTA_E`` away (CIEDE2000)
 is a warning naming the card, and ``manifest.csv`` lists every page with its
 component, copies and the largest difference.  Every file is preflighted
-(``preflight.py``) before it is handed back; what the preflight finds is said
+(``preflight.py``, beside it) before it is handed back; what the preflight finds is said
 as warnings.  A deck no shop size fits is left out with a warning; a game with
 nothing to write writes nothing.
 """
@@ -41,11 +41,11 @@ from reportlab.lib.units import mm
 
 from model.errors import Problem
 
-from ..designs import RenderedDesign, RenderedGame
-from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
-from ..shops import STANDARDS, Preset, PrintSpec, fit_deck, load_preset
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
-from .png import safe_name, sides
+from .cardfiles import safe_name, sides
+from .shops import STANDARDS, Preset, PrintSpec, fit_deck, load_preset
 
 #: The least bleed on every side of a plain ``--to pdfx`` page, in mm (the usual print-shop figure).
 MIN_BLEED = 3.0
@@ -142,7 +142,7 @@ class Pdfx:
 
     # ------------------------------------------------------------ the target
     def make(self, rendered: RenderedGame, options: PdfxOptions) -> TargetOutput:
-        from ..cmyk import load_profile
+        from ..draw.cmyk import load_profile
 
         spec = self.spec(options)
         profile = load_profile(options.profile)
@@ -218,7 +218,7 @@ def gamut_problems(decks: dict[str, list[CardPage]], gamuts: dict, profile, fold
     """A warning per colour that prints more than ``GAMUT_DELTA_E`` away (the worst colour of each
     side that has one): what it prints as, by how much, and on which sides (the first few named,
     with the share of the side in colours that far off; the manifest lists every side)."""
-    from ..cmyk import GAMUT_DELTA_E, Shift
+    from ..draw.cmyk import GAMUT_DELTA_E, Shift
 
     said = set()
     by_colour: dict[tuple, list] = {}
@@ -253,10 +253,11 @@ def _px(length_mm: float, dpi: float) -> int:
 # ---------------------------------------------------------------- PDF/X-4: vectors
 def vector_pdf(pages: list[CardPage], drawings, profile, title: str) -> bytes:
     """The pages drawn as the card sheets draw their designs, then every colour taken to CMYK."""
-    from ..displaylist import draw_picture
-    from ..pdf import end_form, new_canvas
-    from ..raster import picture_of
-    from ..recolour import convert_pdf
+    from ..draw.canvas import end_form
+    from ..draw.displaylist import draw_picture
+    from ..draw.recolour import convert_pdf
+    from ..sheets.pdf import new_canvas
+    from ..stages.raster import picture_of
 
     buffer = io.BytesIO()
     first = pages[0]
@@ -422,7 +423,7 @@ def identify(data: bytes, standard: str, profile, title: str) -> bytes:
 def preflight_problems(data: bytes, name: Path, preset: Preset | None, spec: PrintSpec,
                        options: PdfxOptions) -> list[Problem]:
     """What the preflight finds in a file just made, as warnings (the file is still written)."""
-    from ..preflight import expect_for, preflight
+    from .preflight import expect_for, preflight
 
     expect = expect_for(preset, spec)
     if options.dpi is not None and options.dpi < expect.min_dpi:  # asked for: said once, not on every page

@@ -9,7 +9,7 @@ again, noting the boxes (``Kit.boxes``), only the designs that reported text cut
 A soft proof (the build's ``proof`` settings ``soft``, and ``profile`` for an ICC
 file other than the bundled one) shows every colour as it prints through the
 CMYK profile: the finished proof's colours, pictures and gradients replaced by
-their round trip through the profile (``recolour.py``), so any PDF viewer shows
+their round trip through the profile (``draw/recolour.py``), so any PDF viewer shows
 the printed card.
 """
 
@@ -20,8 +20,9 @@ from pathlib import Path
 
 from model.errors import Problems
 
-from ..designs import RenderedGame
-from ..render import Kit, context, make_env
+from ..stages.designs import RenderedGame
+from ..stages.kit import Kit, context
+from ..stages.render import make_env
 from .base import TargetOutput
 from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
 
@@ -73,8 +74,8 @@ class Proof(PdfSheets):
         data = write_pdf(pages, rendered.drawings, rendered.manifest.title, "proof")
         notes = []
         if options.soft:
-            from ..cmyk import load_profile
-            from ..recolour import convert_pdf
+            from ..draw.cmyk import load_profile
+            from ..draw.recolour import convert_pdf
 
             profile = load_profile(options.profile)
             data, _ = convert_pdf(bytes(data), profile, "proof")

@@ -76,8 +76,8 @@ def check_print_files(games, files, shop) -> None:
     if not files:
         raise click.UsageError("--shop applies to --preflight FILE.pdf")
     files = [*files, *(Path(g) for g in games)]
-    from generator.preflight import expect_for, preflight
-    from generator.shops import PresetError, known_presets, load_preset
+    from generator.targets.preflight import expect_for, preflight
+    from generator.targets.shops import PresetError, known_presets, load_preset
     from model.errors import CommandLineError
 
     preset = None

@@ -191,7 +191,7 @@ class _Check:
         return claimed
 
     def _intent_limit(self) -> float | None:
-        from .cmyk import ProfileError, ink_limit, profile_of
+        from ..draw.cmyk import ProfileError, ink_limit, profile_of
 
         for intent in self.pdf.Root.get("/OutputIntents", []):
             profile = intent.get("/DestOutputProfile")
@@ -261,7 +261,7 @@ class _Check:
     def _walk(self, instructions, resources, ctm, page: int, depth: int) -> None:
         import pikepdf
 
-        from .recolour import GraphicsState
+        from ..draw.recolour import GraphicsState
 
         if depth > 20:  # forms within forms this deep: a loop
             return
@@ -285,7 +285,8 @@ class _Check:
                 state.step(op, kind)
             elif op in ("sc", "scn", "SC", "SCN"):
                 kind = state.space(op)
-                if kind == "cmyk" and len(operands) == 4 and all(isinstance(v, (int, float, Decimal)) for v in operands):
+                numbers = all(isinstance(v, (int, float, Decimal)) for v in operands)
+                if kind == "cmyk" and len(operands) == 4 and numbers:
                     self._ink(page, [float(v) for v in operands], f"a drawing colour ({_values(operands)} {op})")
                 elif kind == "pattern" and operands and isinstance(operands[-1], pikepdf.Name):
                     pattern = resources.get("/Pattern", {}).get(str(operands[-1]))
@@ -398,7 +399,7 @@ class _Check:
         kind = self._space(shading.get("/ColorSpace"))
         self._colour(page, kind, what, _space_name(shading.get("/ColorSpace")))
         if kind == "cmyk" and "/Function" in shading:
-            from .recolour import _evaluate, _Unsupported
+            from ..draw.recolour import _evaluate, _Unsupported
 
             domain = [float(v) for v in shading.get("/Domain", [0, 1])]
             try:
