@@ -402,7 +402,8 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
     when given, see ``build_game``).  Nothing is written unless every game
     builds: the problems of all games are reported together.  ``write=False``
     writes nothing at all (``pnp check``: every design rendered, every target
-    made, for their problems).  ``designs``: every result keeps its rendered
+    made, for their problems; an export, which looks at what it would write
+    first): the files stay in each result's ``data``.  ``designs``: every result keeps its rendered
     designs (``result.rendered``, without drawings when built in a worker), as
     the edit loop's page needs them."""
     done = done or (lambda r: None)
@@ -437,6 +438,6 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
         raise InputErrors(problems + [w for r in results for w in r.warnings])
     if write:
         write_results(results, {path: data for r in results for path, data in r.data.items()})
-    for r in results:
-        r.data = {}
+        for r in results:
+            r.data = {}
     return results

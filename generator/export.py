@@ -1,10 +1,13 @@
-"""Exports: pictures per card, Tabletop Simulator decks and print-shop uploads.
+"""Exports: pictures per card, Tabletop Simulator decks, print-shop uploads, PDF/X.
 
 ``export_games`` checks the request up front (a known export, a resolution in
-range, options that belong to it, an output folder that can be written), then
-builds each game with the one target the export names (``targets.EXPORTS``)
-and writes every file of every game at once, or nothing.  Its options'
-defaults are the ones the command line shows.
+range, options that belong to it, a profile that is a CMYK output profile, an
+output folder that can be written), then builds each game with the one target
+the export names (``targets.EXPORTS``) and writes every file of every game at
+once, or nothing.  An export that would write nothing at all (no deck fits a
+shop's sizes) is an error, with the warnings that say why; a game that gets
+nothing while others do is a warning.  Its options' defaults are the ones the
+command line shows.
 """
 
 from __future__ import annotations
@@ -14,17 +17,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from model.errors import PnpError
+from model.errors import InputErrors, PnpError, Problem
 from model.sheets import Game
 
-from .build import BuildOptions, BuildResult, build_games
+from .build import BuildOptions, BuildResult, build_games, write_results
 from .defaults import DEFAULT_DPI
 from .stages.raster import MAX_DPI, MIN_DPI
+from .targets.shops import STANDARDS
 from .targets import EXPORTS, TARGETS
 
+def _pdfx_exports() -> tuple[str, ...]:
+    """``pdfx`` and the shops whose preset asks for PDF/X."""
+    from .targets.shops import known_presets, load_preset
+
+    return ("pdfx", *(s for s in known_presets() if load_preset(s).pdfx is not None))
+
+
 #: which options apply to which exports (the rest are refused, naming the flag)
-APPLIES = {"dpi": ("png", "tts"), "trim": ("png",), "base_url": ("tts",)}
-FLAGS = {"dpi": "--dpi", "trim": "--trim", "base_url": "--base-url"}
+APPLIES = {"dpi": ("png", "tts", *_pdfx_exports()), "trim": ("png",), "base_url": ("tts",),
+           "profile": _pdfx_exports(), "standard": ("pdfx",)}
+FLAGS = {"dpi": "--dpi", "trim": "--trim", "base_url": "--base-url", "profile": "--profile", "standard": "--standard"}
 
 
 class ExportUsageError(PnpError):
@@ -45,6 +57,8 @@ class ExportOptions:
     trim: bool = False
     base_url: str = ""
     workers: int = 1
+    profile: Path | None = None  # pdfx: the shop's ICC profile; None: the bundled one
+    standard: str | None = None  # pdfx: "x-1a" or "x-4" (shops.STANDARDS); None: x-4
 
 
 def check_options(options: ExportOptions) -> str:
@@ -53,14 +67,36 @@ def check_options(options: ExportOptions) -> str:
     target = EXPORTS.get(options.to)
     if target is None or target not in TARGETS:
         raise ExportUsageError(f"unknown export '{options.to}'; known: {', '.join(sorted(EXPORTS))}")
-    given = {"dpi": options.dpi is not None, "trim": options.trim, "base_url": bool(options.base_url)}
+    given = {"dpi": options.dpi is not None, "trim": options.trim, "base_url": bool(options.base_url),
+             "profile": options.profile is not None, "standard": options.standard is not None}
     for name, used in given.items():
         if used and options.to not in APPLIES[name]:
             raise ExportUsageError(f"{FLAGS[name]} does not apply to --to {options.to}; it applies to "
                                    f"{', '.join(APPLIES[name])}")
     if options.dpi is not None and not MIN_DPI <= options.dpi <= MAX_DPI:
         raise ExportUsageError(f"--dpi {options.dpi} is out of range; give {MIN_DPI} to {MAX_DPI}")
+    if options.standard is not None and options.standard not in STANDARDS:
+        raise ExportUsageError(f"unknown --standard '{options.standard}'; known: {', '.join(STANDARDS)}")
+    if options.to == "pdfx" and options.dpi is not None and options.standard != "x-1a":
+        raise ExportUsageError("--dpi applies to --standard x-1a (cards flattened to pictures); PDF/X-4 keeps "
+                               "the artwork's vectors")
+    if options.profile is not None:
+        from .draw.cmyk import load_profile
+
+        load_profile(options.profile)  # a ProfileError names what is wrong with it
     return target
+
+
+def colour_note(to: str) -> str | None:
+    """What the command line says of an export that is not CMYK: its pictures are RGB."""
+    if to in _pdfx_exports():
+        return None
+    if to in ("png", "tts"):
+        return f"{to}/ holds RGB (sRGB) pictures, for screens and digital tables; --to pdfx makes CMYK print files"
+    from .targets.shops import load_preset
+
+    return (f"{to}/ holds RGB (sRGB) pictures, as {load_preset(to).name} takes them; --to pdfx makes CMYK "
+            "print files")
 
 
 def check_writable(folder: Path) -> None:
@@ -84,10 +120,16 @@ def export_games(games: list[tuple[Game, set[str] | None]], options: ExportOptio
     for game, _ in games:
         check_writable(options.out / game.slug)
     settings = {"workers": max(1, options.workers)}
-    if options.to in APPLIES["dpi"]:
+    if options.to in ("png", "tts"):
         settings["dpi"] = options.dpi or DEFAULT_DPI
+    elif options.dpi is not None:  # a print file flattened at this resolution (else the shop's own)
+        settings["dpi"] = options.dpi
     if options.trim:
         settings["trim"] = True
+    if options.profile is not None:
+        settings["profile"] = str(options.profile)
+    if options.standard is not None:
+        settings["standard"] = STANDARDS[options.standard]
     jobs = []
     for game, expansions in games:
         own = dict(settings)
@@ -96,7 +138,30 @@ def export_games(games: list[tuple[Game, set[str] | None]], options: ExportOptio
         jobs.append((game, BuildOptions(out=options.out, expansions=expansions, targets=(target,),
                                         settings={target: own})))
     try:
-        return build_games(jobs, workers=1, done=done)
+        results = build_games(jobs, workers=1, done=done, write=False)
     except OSError as exc:
         where = exc.filename or options.out
         raise ExportWriteError(f"cannot write to {where}: {exc.strerror or exc}") from None
+    empty = [r for r in results if not r.files]
+    if empty and len(empty) == len(results):  # nothing at all: an error, with the warnings that say why
+        names = ", ".join(r.game for r in empty)
+        raise InputErrors([w for r in results for w in r.warnings] + [Problem(
+            f"--to {options.to}", None, None, f"nothing to export for {names}: no deck fits "
+            f"{_shop_name(options.to)} (the warnings name each deck left out and the sizes there are)")])
+    for r in empty:
+        r.warnings.append(Problem(f"--to {options.to}", None, None, f"nothing exported for {r.game}: no deck fits "
+                                  f"{_shop_name(options.to)}", "warning"))
+    try:
+        write_results(results, {path: data for r in results for path, data in r.data.items()})
+    except OSError as exc:
+        where = exc.filename or options.out
+        raise ExportWriteError(f"cannot write to {where}: {exc.strerror or exc}") from None
+    for r in results:
+        r.data = {}
+    return results
+
+
+def _shop_name(to: str) -> str:
+    from .targets.shops import known_presets, load_preset
+
+    return f"a {load_preset(to).name} size" if to in known_presets() else "the export"

@@ -6,9 +6,10 @@ targets its options name (``BuildOptions.targets``, by default
 ``PdfSheets``, added with ``register``.  Besides the card sheets and the
 reference sheet: ``proof`` (sheets with trim, safe area and overflowing text
 outlined), ``png-cards`` (a picture per design and side), ``tts`` (Tabletop
-Simulator sheets and saved object) and one target per print-shop preset in
-``generator/presets/`` (``tgc``, ``mpc``, ``dtc``).  ``EXPORTS`` names the
-targets ``pnp export --to`` offers.
+Simulator sheets and saved object), ``pdfx`` (CMYK PDF/X print files) and one
+target per print-shop preset in ``generator/presets/`` (``tgc``, ``mpc``: RGB
+pictures; ``dtc``, whose preset asks for PDF/X: a ``pdfx`` target of its own).
+``EXPORTS`` names the targets ``pnp export --to`` offers.
 
 A target's module is imported the first time the target is asked for, so a
 build that makes card sheets does not import what pictures and uploads need.
@@ -24,7 +25,8 @@ from .base import DeckStats, Target, TargetOutput
 
 #: name -> (module in this package, class): the targets made on first use.
 BUILTIN = {"pdf-sheets": ("pdf_sheets", "PdfSheets"), "reference": ("reference", "Reference"),
-           "proof": ("proof", "Proof"), "png-cards": ("png", "Png"), "tts": ("tts", "Tts")}
+           "proof": ("proof", "Proof"), "png-cards": ("png", "Png"), "tts": ("tts", "Tts"),
+           "pdfx": ("pdfx", "Pdfx")}
 #: The built-in targets that need no designs (``Target.needs_designs`` is False).
 WITHOUT_DESIGNS = frozenset({"reference"})
 
@@ -91,6 +93,12 @@ def _builtin(module: str, cls: str):
 
 def _shop(name: str):
     def make():
+        from .shops import load_preset
+
+        if load_preset(name).pdfx is not None:  # the shop takes CMYK print files
+            from .pdfx import Pdfx
+
+            return Pdfx(name)
         from .shop import ShopTarget
 
         return ShopTarget(name)
@@ -105,6 +113,7 @@ for _shop_name in known_presets():
 from ..defaults import DEFAULT_TARGETS  # noqa: E402 - kept where command lines read it cheaply
 
 #: ``pnp export --to NAME`` -> the target that makes it.
-EXPORTS: dict[str, str] = {"png": "png-cards", "tts": "tts", **{shop: shop for shop in known_presets()}}
+EXPORTS: dict[str, str] = {"png": "png-cards", "tts": "tts", "pdfx": "pdfx",
+                           **{shop: shop for shop in known_presets()}}
 
 __all__ = ["DEFAULT_TARGETS", "EXPORTS", "TARGETS", "DeckStats", "Target", "TargetOutput", "register"]

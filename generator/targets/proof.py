@@ -5,11 +5,17 @@ with every component's trim line (red), its safe area (blue, dashed,
 ``layout.SAFE_MARGIN`` inside the trim) and every text box whose text did not
 fit (magenta) drawn over the artwork.  The text boxes are found by rendering
 again, noting the boxes (``Kit.boxes``), only the designs that reported text cut short.
+
+A soft proof (the build's ``proof`` settings ``soft``, and ``profile`` for an ICC
+file other than the bundled one) shows every colour as it prints through the
+CMYK profile: the finished proof's colours, pictures and gradients replaced by
+their round trip through the profile (``draw/recolour.py``), so any PDF viewer shows
+the printed card.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from model.errors import Problems
@@ -45,17 +51,35 @@ def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float,
     return out
 
 
+@dataclass(frozen=True)
+class ProofOptions:
+    sheets: SheetOptions
+    soft: bool = False  # colours as they print through a CMYK profile
+    profile: str | None = None  # that profile's file; None: the bundled one
+
+
 class Proof(PdfSheets):
     name = "proof"
     needs_designs = True
 
-    def configure(self, build) -> SheetOptions:
-        return replace(super().configure(build), proof=True)
+    def configure(self, build) -> ProofOptions:
+        settings = build.settings.get(self.name, {})
+        return ProofOptions(replace(super().configure(build), proof=True), bool(settings.get("soft", False)),
+                            settings.get("profile"))
 
-    def make(self, rendered: RenderedGame, options: SheetOptions) -> TargetOutput:
-        options = replace(options, boxes=overflow_boxes(rendered))
-        joined, backs_only, _ = plan_pages(rendered, options)
+    def make(self, rendered: RenderedGame, options: ProofOptions) -> TargetOutput:
+        sheets = replace(options.sheets, boxes=overflow_boxes(rendered))
+        joined, backs_only, _ = plan_pages(rendered, sheets)
         pages = joined + backs_only
         data = write_pdf(pages, rendered.drawings, rendered.manifest.title, "proof")
-        stem = f"{rendered.game.slug}-selected" if options.only else rendered.game.slug
-        return TargetOutput({Path(f"{stem}-proof.pdf"): data}, [], 0)
+        notes = []
+        if options.soft:
+            from ..draw.cmyk import load_profile
+            from ..draw.recolour import convert_pdf
+
+            profile = load_profile(options.profile)
+            data, _ = convert_pdf(bytes(data), profile, "proof")
+            notes.append(f"the proof shows colours as they print through '{profile.name}'"
+                         + (" (pnp's own profile)" if profile.bundled else f" ({profile.source})"))
+        stem = f"{rendered.game.slug}-selected" if sheets.only else rendered.game.slug
+        return TargetOutput({Path(f"{stem}-proof.pdf"): data}, [], 0, notes=notes)

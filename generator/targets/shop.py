@@ -1,13 +1,15 @@
-"""Targets ``tgc``, ``mpc``, ``dtc``: per-card images for a print shop, ``<shop>/...png``.
+"""Targets ``tgc``, ``mpc``: per-card images for a print shop, ``<shop>/...png``.
 
-One target per preset in ``generator/presets/`` (``shops.py``).  Each design
+One target per preset in ``generator/presets/`` (``shops.py``) without a
+``[pdfx]`` table (a shop that asks for PDF/X, ``dtc``, gets ``pdfx.py``).  Each design
 whose trim fits one of the shop's sizes gets one picture per side at exactly
 the shop's pixel size: the trim centred, the shop's bleed filled from the
 design's own bleed (its outermost pixels repeated where the shop asks for more
 bleed than the design has).  A deck that fits no size is left out with a
 warning naming it; a deck that fits but has no back, for a shop whose cards
-need one, is an error (nothing is written).  ``manifest.csv`` lists every
-picture with its component and copies, to check an upload against.
+need one, is an error (nothing is written); a game none of whose decks fit
+writes nothing at all.  ``manifest.csv`` lists every picture with its
+component and copies, to check an upload against.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from model.errors import Problem
 
 from ..stages.designs import RenderedGame
 from ..stages.raster import centred_shot, rasterise
-from .shops import Preset, load_preset, match_size, size_problem
+from .shops import Preset, fit_deck, load_preset
 from .base import TargetOutput
 from .cardfiles import manifest_csv, picture_name, sides
 
@@ -52,16 +54,11 @@ class ShopTarget:
         for deck_name, designs in rendered.decks().items():
             deck = manifest.decks[deck_name]
             s = deck.size
-            found = match_size(preset, s.width, s.height)
-            if found is None:
-                problems.append(size_problem(preset, slug, deck_name, deck.label, s.width, s.height))
+            found = fit_deck(preset, slug, deck_name, deck)
+            if isinstance(found, Problem):
+                problems.append(found)
                 continue
             size, turned = found
-            if preset.needs_back and deck.back is None:
-                problems.append(Problem(f"templates/{slug}/game.toml", None, f"decks.{deck_name}",
-                                        f"{deck.label} fit {preset.name}'s {size.label} but have no back, and "
-                                        f"{preset.name} prints both sides; add a back template (back = ...)"))
-                continue
             for design in designs:
                 for side, key in sides(design):
                     w, h = (size.canvas[1], size.canvas[0]) if turned else size.canvas
@@ -74,7 +71,7 @@ class ShopTarget:
                     rows.append({"file": name.name, "component": design.card.name, "copies": design.count,
                                  "deck": design.deck, "id": design.card.id, "side": side,
                                  "width_px": size.canvas[0], "height_px": size.canvas[1]})
-        if any(p.is_error for p in problems):
+        if any(p.is_error for p in problems) or not shots:
             return TargetOutput({}, problems)
         pictures = rasterise(shots, rendered.drawings, options.workers)
         files = dict(zip(names, pictures))

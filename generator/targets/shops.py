@@ -5,6 +5,13 @@ where its figures come from, and its sizes: the image (``canvas``), the cut
 card (``trim``) and the safe area, in pixels.  ``load_preset`` checks a file
 and names the key that is wrong; ``match_size`` finds the size a component
 fits (its trim within ``tolerance_mm`` of the size's, upright or turned).
+
+A shop that takes CMYK print files has a ``[pdfx]`` table (``PrintSpec``): the
+PDF/X standard, the least picture resolution, the total ink limit, whether each
+copy of a card is a page, and which of the shop's specifications the preflight
+checks (``checked``, names from ``CHECKS``) and which it does not
+(``not_checked``, in words).  Its export is a PDF/X per deck
+(``targets/pdfx.py``); a shop without one gets RGB pictures (``targets/shop.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +28,26 @@ from ..stages.raster import MM_PER_INCH
 
 SHOP_KEYS = {"name", "dpi", "needs_back", "tolerance_mm", "source", "notes"}
 SIZE_KEYS = {"label", "canvas", "trim", "safe", "confirmed", "note"}
+PDFX_KEYS = {"standard", "min_dpi", "max_ink", "copies", "checked", "not_checked"}
+#: The PDF/X standards an export writes, by the name ``--standard`` takes.
+STANDARDS = {"x-1a": "PDF/X-1a:2003", "x-4": "PDF/X-4"}
+#: What a preflight can check (``preflight.py``), in the order it reports.
+CHECKS = ("standard", "boxes", "bleed", "colour", "transparency", "fonts", "resolution", "ink")
+#: Each copy of a card is a page of the file (``pages``), or each design is one page and the
+#: manifest says how many copies (``manifest``).
+COPIES = ("pages", "manifest")
+
+
+@dataclass(frozen=True)
+class PrintSpec:
+    """What a print file must be: a shop's ``[pdfx]`` table, or the plain ``--to pdfx`` export's."""
+
+    standard: str = STANDARDS["x-4"]
+    min_dpi: int = 300
+    max_ink: float | None = None  # total ink in %; None: the profile's own limit
+    copies: str = "manifest"
+    checked: tuple[str, ...] = CHECKS
+    not_checked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,9 +70,14 @@ class Preset:
     tolerance_mm: float
     source: str
     sizes: tuple[ShopSize, ...] = field(default_factory=tuple)
+    pdfx: PrintSpec | None = None  # None: the shop takes RGB pictures
 
     def trim_mm(self, size: ShopSize) -> tuple[float, float]:
         return (size.trim[0] * MM_PER_INCH / self.dpi, size.trim[1] * MM_PER_INCH / self.dpi)
+
+    def bleed_mm(self, size: ShopSize) -> float:
+        """The bleed the shop asks for on each side of ``size`` (half of canvas less trim, across)."""
+        return (size.canvas[0] - size.trim[0]) / 2 * MM_PER_INCH / self.dpi
 
 
 class PresetError(ValueError):
@@ -118,9 +150,51 @@ def parse_preset(slug: str, data: dict, file: str) -> Preset:
         if canvas and trim:
             sizes.append(ShopSize(size_name, str(entry.get("label", size_name)), canvas, trim, safe,
                                   bool(confirmed), str(entry.get("note", ""))))
+    pdfx = _print_spec(data.get("pdfx"), problems, file) if "pdfx" in data else None
+    for key in sorted(set(data) - {"shop", "sizes", "pdfx"}):
+        problems.error(file, None, key, "unknown table; known: pdfx, shop, sizes")
     if problems.errors:
         raise PresetError("; ".join(str(p) for p in problems.errors))
-    return Preset(slug, name, dpi, bool(shop.get("needs_back", True)), float(tolerance), source.strip(), tuple(sizes))
+    return Preset(slug, name, dpi, bool(shop.get("needs_back", True)), float(tolerance), source.strip(), tuple(sizes),
+                  pdfx)
+
+
+def _print_spec(table, problems: Problems, file: str) -> PrintSpec | None:
+    """A shop's ``[pdfx]`` table, checked key by key."""
+    if not isinstance(table, dict):
+        problems.error(file, None, "pdfx", "expected a table")
+        return None
+    for key in sorted(set(table) - PDFX_KEYS):
+        problems.error(file, None, f"pdfx.{key}", f"unknown key; known: {', '.join(sorted(PDFX_KEYS))}")
+    standard = table.get("standard")
+    if standard not in STANDARDS.values():
+        problems.error(file, None, "pdfx.standard", f"expected one of {', '.join(STANDARDS.values())}, "
+                                                    f"got {standard!r}")
+    min_dpi = table.get("min_dpi", 300)
+    if not isinstance(min_dpi, int) or isinstance(min_dpi, bool) or not 72 <= min_dpi <= 1200:
+        problems.error(file, None, "pdfx.min_dpi", f"expected a whole number of dots per inch, 72 to 1200, "
+                                                   f"got {min_dpi!r}")
+    max_ink = table.get("max_ink")
+    if max_ink is not None and (not isinstance(max_ink, (int, float)) or isinstance(max_ink, bool)
+                                or not 100 <= max_ink <= 400):
+        problems.error(file, None, "pdfx.max_ink", f"expected a total ink limit of 100 to 400 (%), got {max_ink!r}")
+    copies = table.get("copies", "manifest")
+    if copies not in COPIES:
+        problems.error(file, None, "pdfx.copies", f"expected one of {', '.join(COPIES)}, got {copies!r}")
+    checked = table.get("checked", list(CHECKS))
+    if not isinstance(checked, list) or any(c not in CHECKS for c in checked):
+        problems.error(file, None, "pdfx.checked", f"expected a list of checks from {', '.join(CHECKS)}, "
+                                                   f"got {checked!r}")
+        checked = []
+    not_checked = table.get("not_checked", [])
+    if not isinstance(not_checked, list) or not all(isinstance(n, str) and n.strip() for n in not_checked):
+        problems.error(file, None, "pdfx.not_checked", "expected a list of the shop's specifications, in words, "
+                                                       "that the preflight does not check")
+        not_checked = []
+    if problems.errors:
+        return None
+    return PrintSpec(standard, min_dpi, None if max_ink is None else float(max_ink), copies,
+                     tuple(c for c in CHECKS if c in checked), tuple(n.strip() for n in not_checked))
 
 
 @lru_cache(maxsize=None)
@@ -147,6 +221,20 @@ def match_size(preset: Preset, width: float, height: float) -> tuple[ShopSize, b
             if off <= preset.tolerance_mm + 1e-9 and (best is None or off < best[0]):
                 best = (off, size, turned)
     return None if best is None else (best[1], best[2])
+
+
+def fit_deck(preset: Preset, slug: str, name: str, deck) -> tuple[ShopSize, bool] | Problem:
+    """The shop size a deck of the manifest fits and whether it is turned to fit; else the problem:
+    a warning when it fits no size, an error when it fits but has no back and the shop prints both sides."""
+    s = deck.size
+    found = match_size(preset, s.width, s.height)
+    if found is None:
+        return size_problem(preset, slug, name, deck.label, s.width, s.height)
+    if preset.needs_back and deck.back is None:
+        return Problem(f"templates/{slug}/game.toml", None, f"decks.{name}",
+                       f"{deck.label} fit {preset.name}'s {found[0].label} but have no back, and {preset.name} "
+                       "prints both sides; add a back template (back = ...)")
+    return found
 
 
 def size_problem(preset: Preset, slug: str, deck: str, deck_label: str, width: float, height: float) -> Problem:

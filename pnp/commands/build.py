@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -36,11 +37,17 @@ from ..options import (back_offset_option, data_option, duplex_option, expansion
 @printer_margin_option()
 @click.option("--proof", is_flag=True,
               help="Also write <game>-proof.pdf: trim line, safe area and overflowing text outlined on every card.")
+@click.option("--soft-proof", is_flag=True,
+              help="A proof (--proof) whose colours are shown as they print through a CMYK profile: pnp's own, "
+                   "or the shop's with --profile.")
+@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.icc",
+              help="--soft-proof: the print shop's CMYK output profile  [default: pnp's own, Generic CMYK 240% "
+                   "coated]")
 @expansion_option
 @no_cache_option
 @click.pass_context
-def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, only, printer_margin, proof, expansions,
-          no_cache):
+def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, only, printer_margin, proof, soft_proof,
+          profile, expansions, no_cache):
     """Build print-ready PDFs: output/<game>/<game>-cards.pdf and -reference.pdf.
 
     A build whose sheets, templates, options and earlier PDFs are all unchanged writes
@@ -54,13 +61,23 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
             if explicit(ctx, name):
                 raise click.UsageError(f"{flag} does not apply to --layout gutterfold: fronts and backs share a page")
     offset = parse_offset(back_offset)
+    if profile is not None and not soft_proof:
+        raise click.UsageError("--profile applies to --soft-proof")
+    proof = proof or soft_proof
+    settings = {}
+    if soft_proof:
+        from generator.draw.cmyk import load_profile
+
+        settings["proof"] = {"soft": True, "profile": None if profile is None else str(profile),
+                             "digest": load_profile(profile).digest}  # a profile that is no CMYK one: exit 2
     out_dir = out_dir or (data / "output")
     record = None
     if not no_cache:
         from generator import uptodate
 
         options = {"page": page, "duplex": duplex, "back_offset": offset, "layout": layout, "bleed": bleed,
-                   "only": ids, "printer_margin": printer_margin, "proof": proof, "expansions": expansions}
+                   "only": ids, "printer_margin": printer_margin, "proof": proof, "expansions": expansions,
+                   "soft_proof": settings.get("proof", {}).get("digest")}
         record = (uptodate.command_key(data, out_dir, tuple(games), options), uptodate.inputs_digest(data))
         unchanged = uptodate.unchanged(out_dir, *record)
         if unchanged is not None:  # the warnings are said again, nothing is written
@@ -94,7 +111,8 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
     if ids:
         chosen = only_ids(ids, {slug: {c.id for c in g.select(boxes[slug])} for slug, g in project.games.items()})
     jobs = [(project.games[slug], BuildOptions(page, duplex, offset, out_dir, boxes[slug], targets=targets,
-                                               layout=layout, printer_margin=printer_margin, bleed=bleed, only=mine))
+                                               layout=layout, printer_margin=printer_margin, bleed=bleed, only=mine,
+                                               settings=settings))
             for slug, mine in chosen.items()]
     from rich.progress import TextColumn
 

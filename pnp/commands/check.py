@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -16,14 +17,24 @@ from ..options import data_option
 @click.command()
 @click.argument("games", nargs=-1)
 @data_option
-def check(games, data):
+@click.option("--preflight", "preflight", multiple=True, metavar="FILE.pdf",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Instead of the sheets, check print files (this one and any further arguments) as a print "
+                   "shop's preflight does: PDF/X version and output intent, trim and bleed boxes, colour, "
+                   "transparency, fonts, picture resolution, total ink.")
+@click.option("--shop", default=None, metavar="NAME",
+              help="--preflight: check against this shop's preset (e.g. dtc) rather than plain PDF/X.")
+def check(games, data, preflight, shop):
     """Check the sheets, templates and decks without writing anything; exit 1 on any error.
 
     Besides every cell, it renders every design and reference sheet (template
     mistakes, text that does not fit), checks counts against the rulebook,
     whether colour-blind players can tell the palette's colours apart (or the
     cards give another cue) and, for games with a rules engine, the deck itself
-    (conditions no arrangement can meet ...)."""
+    (conditions no arrangement can meet ...).  With --preflight it checks print
+    files instead, one line per problem."""
+    if preflight or shop:
+        return check_print_files(games, preflight, shop)
     from generator.build import BuildOptions, build_games
     from generator.diskcache import DiskCache, cache_folder
     from model.errors import InputErrors
@@ -57,6 +68,45 @@ def check(games, data):
         table.add_row(slug, str(len({c.deck for c in game.cards})), str(len(game.cards)),
                       str(sum(c.count for c in game.cards)), str(len(warns)))
     finish(found, table)
+
+
+def check_print_files(games, files, shop) -> None:
+    """``pnp check --preflight FILE ...``: one line per problem of each file; exit 1 on any.  Further
+    arguments are more files (``--preflight output/g/dtc/*.pdf``)."""
+    if not files:
+        raise click.UsageError("--shop applies to --preflight FILE.pdf")
+    files = [*files, *(Path(g) for g in games)]
+    from generator.targets.preflight import expect_for, preflight
+    from generator.targets.shops import PresetError, known_presets, load_preset
+    from model.errors import CommandLineError
+
+    preset = None
+    if shop is not None:
+        try:
+            preset = load_preset(shop)
+        except PresetError as exc:
+            raise CommandLineError(str(exc)) from None
+        if preset.pdfx is None:
+            takes = [s for s in known_presets() if load_preset(s).pdfx is not None]
+            raise CommandLineError(f"{preset.name} takes RGB pictures, not PDF print files; the shops with a "
+                                   f"print-file preflight: {', '.join(takes)}")
+    expect = expect_for(preset)
+    found = []
+    for path in files:
+        found += preflight(path, str(path), expect)
+    report_problems(found)
+    spec = preset.pdfx if preset is not None else None
+    if spec is not None and spec.not_checked:
+        for item in spec.not_checked:
+            out.print(f"not checked ({preset.name}): {item}", markup=False, highlight=False)
+    checks = ", ".join(expect.checks)
+    n = len(files)
+    against = f"the {preset.name} preset" if preset is not None else "PDF/X"
+    if found:
+        err.print(f"{len(found)} problem{'s' if len(found) != 1 else ''} in {n} file{'s' if n != 1 else ''} "
+                  f"checked against {against} ({checks}).")
+        sys.exit(1)
+    out.print(f"{n} file{'s' if n != 1 else ''} passed the preflight against {against} ({checks}).")
 
 
 def finish(problems, table=None) -> None:
