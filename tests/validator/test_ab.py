@@ -20,7 +20,6 @@ from model.sheets import load_project
 from pnp.cli import main
 from validator.figures import Games, paired, quantile_interval
 from validator.kit import get_spec
-from validator.kit.stats import diff_interval
 from validator.metrics import Tally
 from validator.sweep import SweepOptions, run_sweep
 from validator.tune import TuneOptions, parse_goal, tune
@@ -43,22 +42,48 @@ def test_the_median_interval_is_the_order_statistics_around_the_middle_rank():
     assert value == 50.5 and (lo, hi) == (40.0, 61.0)
 
 
-def test_headline_seat_spread_is_newcombes_interval_between_the_best_and_worst_seat():
+def test_headline_seat_figures_read_the_two_seats_as_seats_of_the_same_games():
+    from statsmodels.stats.proportion import proportion_confint
+
     from validator.figures import headline
 
     t = Tally()
-    t.games = t.players = 400
+    t.games = 400
     t.players = 2
     t.seat_games.update({0: 400, 1: 400})
     t.seat_wins.update({0: 240, 1: 160})
+    t.win_sets.update({1: 240, 2: 160})
     t.tenths.update({100: 400})
     t.turns.update({20: 400})
     h = headline(t, get_spec(SHAMBO))
-    d, lo, hi = diff_interval(240, 400, 160, 400)
-    assert h["seat-spread"]["value"] == round(100 * d, 2) == 20.0
-    assert (h["seat-spread"]["low"], h["seat-spread"]["high"]) == (round(100 * lo, 2), round(100 * hi, 2))
-    assert h["first-seat-edge"]["value"] == 10.0  # 60% against a fair 50%
+    # one seat's win is the other's loss: the spread is 2 p - 1 of seat 1's rate p, so its interval is twice
+    # the normal interval of p (with Agresti and Caffo's added win per seat: 241 of 402)
+    lo, hi = proportion_confint(241, 402, alpha=0.05, method="normal")
+    half = (hi - lo) / 2
+    assert h["seat-spread"]["value"] == 20.0
+    assert (h["seat-spread"]["low"], h["seat-spread"]["high"]) == (round(100 * (0.2 - 2 * half), 2),
+                                                                   round(100 * (0.2 + 2 * half), 2))
+    assert h["first-seat-edge"]["value"] == 10.0  # 60% against the mean seat's 50%
+    assert (h["first-seat-edge"]["low"], h["first-seat-edge"]["high"]) == (round(100 * (0.1 - half), 2),
+                                                                           round(100 * (0.1 + half), 2))
     assert h["median-minutes"]["value"] == 10.0
+
+
+def test_a_shared_win_is_split_so_even_seats_have_no_edge_whatever_the_ties():
+    from validator.figures import headline
+
+    t = Tally()
+    t.games, t.players, t.ties = 400, 4, 40
+    t.seat_games.update({s: 400 for s in range(4)})
+    t.win_sets.update({1: 90, 2: 90, 4: 90, 8: 90, 0b0011: 10, 0b0101: 10, 0b1010: 10, 0b1100: 10})
+    t.seat_wins.update({s: 110 for s in range(4)})  # 90 alone and 20 shared each
+    t.tenths.update({100: 400})
+    t.turns.update({20: 400})
+    h = headline(t, get_spec(SHAMBO))
+    # counting a shared win as a win for each, seat 1 wins 27.5% of its games, 2.5 points over a "fair" 1/4,
+    # only because 10% of the games are ties; split, every seat has 25% of the wins and the edge is exactly 0
+    assert h["first-seat-edge"]["value"] == 0.0 and h["seat-spread"]["value"] == 0.0
+    assert h["first-seat-edge"]["low"] < 0 < h["first-seat-edge"]["high"] and h["seat-spread"]["low"] == 0.0
 
 
 def _games(tenths, wins, seeds=None):

@@ -92,7 +92,20 @@ def test_seat_balance_states_its_interval_and_whether_even_seats_are_ruled_out(t
     # 10,000 games per seat: the same rates are surely uneven
     v = by_check(judge(_summary_for_judge([_seat(1, 3100, 10000), _seat(2, 2500, 10000), _seat(3, 2100, 10000)]),
                        th))["seat balance"]
-    assert v.status == "WARN" and "does not rule out" not in v.message and "(95% interval 8.8 to 11.2)" in v.message
+    assert v.status == "WARN" and "does not rule out" not in v.message and "(95% interval 8.3 to 11.2)" in v.message
+    assert "above the 8-point warning with 95% confidence" in v.message
+
+
+def test_a_spread_of_exactly_the_threshold_is_not_beyond_it(th):
+    # 33% - 25% is 0.08000000000000002 in floating point: exactly the 8-point warning, which a spread must
+    # exceed to warn
+    s = _summary_for_judge([_seat(1, 33, 100), _seat(2, 25, 100), _seat(3, 25, 100)])
+    assert 0.33 - 0.25 > 0.08
+    v = by_check(judge(s, th))["seat balance"]
+    assert v.status == "PASS" and "spread 8.0 points" in v.message, v.message
+    over = by_check(judge(_summary_for_judge([_seat(1, 331, 1000), _seat(2, 250, 1000), _seat(3, 250, 1000)]),
+                          th))["seat balance"]
+    assert over.status == "WARN"  # 8.1 points
 
 
 @pytest.fixture(scope="module")
