@@ -213,16 +213,19 @@ def _figure(label: str, unit: str, value, low, high) -> dict:
     return {"label": label, "unit": unit, "value": r(value), "low": r(low), "high": r(high)}
 
 
-def quantile_interval(hist, q: float, z: float = Z95) -> tuple[float, float, float]:
-    """The q-quantile (0..1) of the values a histogram counts, with a distribution-free 95%
-    interval from the order statistics around rank n q (binomial ranks)."""
+def quantile_interval(hist, q: float, level: float = LEVEL) -> tuple[float, float, float]:
+    """The q-quantile (0..1) of the values a histogram counts, with a distribution-free interval (95% unless
+    ``level`` says otherwise) between two order statistics: the number of values below the true quantile is
+    binomial (n, q), so the ranks are that binomial's equal-tailed quantiles (scipy.stats.binom)."""
     n = sum(hist.values())
     if n == 0:
         return float("nan"), float("nan"), float("nan")
+    from scipy.stats import binom
+
     value = hist_percentile(hist, 100 * q)
-    half = z * math.sqrt(n * q * (1 - q))
-    lo_rank = max(0, math.floor(n * q - half) - 1)
-    hi_rank = min(n - 1, math.ceil(n * q + half))
+    alpha = 1 - level
+    lo_rank = max(0, int(binom.ppf(alpha / 2, n, q)) - 1)
+    hi_rank = min(n - 1, int(binom.ppf(1 - alpha / 2, n, q)))
     return value, _value_at(hist, lo_rank), _value_at(hist, hi_rank)
 
 
@@ -260,7 +263,7 @@ def headline(t, spec, level: float = LEVEL) -> dict[str, dict]:
     n = t.games
     z = z_two(level)
     label, unit, _ = GENERIC["median-minutes"]
-    v, lo, hi = quantile_interval(t.tenths, 0.5, z)
+    v, lo, hi = quantile_interval(t.tenths, 0.5, level)
     out["median-minutes"] = _figure(label, unit, v / 10, lo / 10, hi / 10)
     label, unit, _ = GENERIC["mean-turns"]
     out["mean-turns"] = _figure(label, unit, *mean_interval(t.turns, z))
@@ -287,7 +290,7 @@ def headline(t, spec, level: float = LEVEL) -> dict[str, dict]:
             out[f.key] = _figure(label, unit, *mean_interval(hist, z))
         else:
             q = 0.5 if f.kind == "median" else 0.95
-            out[f.key] = _figure(label, unit, *quantile_interval(hist, q, z))
+            out[f.key] = _figure(label, unit, *quantile_interval(hist, q, level))
     return out
 
 
@@ -386,30 +389,60 @@ def _arrays(g: Games, spec) -> dict[str, tuple[str, object, float]]:
 def paired_bootstrap(kind: str, xa, xb, players: int, rng, resamples: int = 1000):
     """``(a, b, diffs, alone)`` for one figure: its value on each side, ``resamples`` bootstrap values of
     b - a resampling the same games on both sides, and as many resampling each side on its own.  A
-    resample is drawn as the counts of each distinct pair of per-game values (a multinomial draw over
-    them: the same as drawing the games one by one), so it costs the same for 300 games or 300,000."""
+    resample is kept as the games it holds of each distinct pair of per-game values: drawn at once as a
+    multinomial over those pairs when they are few (a seat figure has a handful: the cost does not grow
+    with the games), else game by game."""
     import numpy as np
 
     n = len(xa)
-    pairs, counts = np.unique(np.stack([xa, xb], axis=1), axis=0, return_counts=True)
+    if kind in ("mean", "rate"):  # linear figures: b - a is the figure of the per-game differences
+        return _linear_bootstrap(kind, np.asarray(xa, dtype=float), np.asarray(xb, dtype=float), rng, resamples)
+    pairs, where, counts = np.unique(np.stack([xa, xb], axis=1), axis=0, return_inverse=True,
+                                     return_counts=True)
+    where = where.reshape(-1)
+    vb, where_b, cb = np.unique(xb, return_inverse=True, return_counts=True)
+    where_b = where_b.reshape(-1)
     va, ca = np.unique(xa, return_counts=True)
-    vb, cb = np.unique(xb, return_counts=True)
     left = float(_weighted(kind, va, ca[None, :].astype(float), players)[0])
     right = float(_weighted(kind, vb, cb[None, :].astype(float), players)[0])
     order_a, order_b = np.argsort(pairs[:, 0], kind="stable"), np.argsort(pairs[:, 1], kind="stable")
+    few = len(pairs) <= max(64, n // 16)
+
+    def draw(m: int, k: int, p, codes):
+        if few:
+            return rng.multinomial(n, p, size=m).astype(float)
+        picked = codes[rng.integers(0, n, size=(m, n))] + k * np.arange(m)[:, None]
+        return np.bincount(picked.ravel(), minlength=m * k).reshape(m, k).astype(float)
+
     diffs, alone = [], []
-    chunk = max(1, min(resamples, 4_000_000 // max(1, len(pairs) + len(vb))))
+    chunk = max(1, min(resamples, 4_000_000 // (len(pairs) + len(vb) + (0 if few else n))))
     done = 0
     while done < resamples:
         m = min(chunk, resamples - done)
-        w = rng.multinomial(n, counts / n, size=m).astype(float)
+        w = draw(m, len(pairs), counts / n, where)
         sa = _weighted(kind, pairs[order_a, 0], w[:, order_a], players)
         sb = _weighted(kind, pairs[order_b, 1], w[:, order_b], players)
-        other = _weighted(kind, vb, rng.multinomial(n, cb / n, size=m).astype(float), players)
+        other = _weighted(kind, vb, draw(m, len(vb), cb / n, where_b), players)
         diffs.append(sb - sa)
         alone.append(other - sa)
         done += m
     return left, right, np.concatenate(diffs), np.concatenate(alone)
+
+
+def _linear_bootstrap(kind: str, xa, xb, rng, resamples: int):
+    """:func:`paired_bootstrap` of a mean or a rate: a resample's b - a is the mean of its games' differences,
+    so it is drawn over the distinct differences (and each side's distinct values for the unpaired one)."""
+    import numpy as np
+
+    if kind == "rate":
+        xa, xb = 100 * (xa != 0), 100 * (xb != 0)
+    n = len(xa)
+
+    def means(values, m):
+        v, c = np.unique(values, return_counts=True)
+        return rng.multinomial(n, c / n, size=m) @ v / n
+
+    return float(xa.mean()), float(xb.mean()), means(xb - xa, resamples), means(xb, resamples) - means(xa, resamples)
 
 
 def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1) -> dict[str, dict]:
