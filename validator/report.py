@@ -215,6 +215,10 @@ def render_html(s: dict, spec=None) -> str:
     parts.append(table(["", "check", "finding"],
                        [[badge(v["status"]), esc(v["check"]), esc(v["message"])]
                         for v in s["verdicts"]], left=3, cls="verdicts"))
+    if s.get("until_sure"):
+        from .sure import lines as sure_lines
+
+        parts.append("<p class='look'>" + "<br>".join(esc(line) for line in sure_lines(s)) + "</p>")
     nav = [("run", "run record"), ("static", "static checks"), ("length", "length"), ("outcome", "outcome")]
     if s.get("players"):
         nav.append(("players", "player counts"))

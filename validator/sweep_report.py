@@ -178,7 +178,7 @@ def _goal_cell(j: dict) -> str:
         return "-"
     if isinstance(j["value"], str):
         return esc(j["value"])
-    mark = "sure" if j["sure"] else "met" if j["met"] else "not met"
+    mark = "met surely" if j["sure"] else "met by the estimate only" if j["met"] else "not met"
     cls = "PASS" if j["sure"] else "WARN" if j["met"] else "FAIL"
     return (f"{j['value']:.1f} <span class='muted'>[{j['low']:.1f}, {j['high']:.1f}]</span> "
             f"<span class='badge {cls}'>{mark}</span>")
@@ -195,12 +195,14 @@ def render_tune(record: dict, spec, result) -> str:
     best = result.best
     top = best[0] if best else None
     if top is not None and top.met:
-        lead = ("The best variant meets every goal " + ("with 95% confidence" if top.sure else
-                "by its estimates (not every interval lies inside: more games would tell)") + ".")
+        lead = ("The best variant meets every goal " + ("surely: every interval lies inside its goal" if top.sure
+                else "by its estimates only (an interval reaches outside its goal: more games, or --until-sure, "
+                     "would tell)") + ".")
     else:
         lead = "No variant tried meets every goal; the closest are below."
     parts.append(f"<h2>Best variants</h2><p class='look'>{esc(lead)} Each goal: the figure, its 95% interval and "
-                 "whether the estimate (met) or the whole interval (sure) lies inside the goal.</p>")
+                 "whether the whole interval (met surely) or only the estimate (met by the estimate only) lies "
+                 "inside the goal.</p>")
     rows = []
     shown = list(best) + ([result.as_is] if result.as_is is not None and result.as_is not in best else [])
     for t in shown:

@@ -51,6 +51,9 @@ class RunOptions:
     expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+    until_sure: bool = False  # play more looks until every verdict is sure (validator.sure)
+    max_games: int | None = None  # ... up to this many games per player count or variant (None: sure.MAX_FACTOR x)
+    max_seconds: float | None = None  # ... or until this many seconds have passed
 
 
 @dataclass
@@ -137,7 +140,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     def advance(n: int) -> None:
         done["n"] += n
         if progress:
-            progress(data.slug, done["n"], opts.games + skill_total)
+            progress(data.slug, done["n"], planned_games(opts, opts.games) + skill_total)
 
     per_game = Games() if opts.per_game else None
     on_rows = writer.write if writer else None
@@ -160,7 +163,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
-    skill_total += opts.sweep_games * len(sweep)
+    skill_total += planned_games(opts, opts.sweep_games) * len(sweep)
     try:
         with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
             t0 = time.perf_counter()
@@ -172,7 +175,8 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
                     main_done["t"] = time.perf_counter() - t0
 
             tallies = run_streams(pool, streams, advance_main)
-            main_seconds = main_done.get("t", time.perf_counter() - t0)
+            sure = _until_sure(pool, streams, tallies, th, data, opts, advance, started) if opts.until_sure else None
+            main_seconds = main_done.get("t", time.perf_counter() - t0) if sure is None else time.perf_counter() - t0
             workers = pool.workers
     except BaseException:
         if writer:
@@ -181,17 +185,22 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     tally = tallies.pop("main")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
+    meta = run_record(data, spec, rules, opts.players, tally.games, opts.seed, bots, skill_games, play_opts.turn_cap,
                       opts.strict, th, opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
+    if sure is not None:
+        from .sure import WAITED, not_waited_for
+
+        summary["until_sure"] = {**{k: v for k, v in sure.items() if k != "unsure_by"}, "asked": opts.games,
+                                 "not_waited_for": not_waited_for(verdicts, set(WAITED))}
     seconds = time.perf_counter() - started
     summary["timing"] = {
         "wall_seconds": round(seconds, 3),
         "simulation_seconds": round(main_seconds, 3),
-        "games_per_second": round(opts.games / main_seconds, 1) if main_seconds > 0 else None,
+        "games_per_second": round(tally.games / main_seconds, 1) if main_seconds > 0 else None,
         "workers": workers,
         "scheduler": opts.scheduler,
     }
@@ -202,6 +211,31 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+
+
+def planned_games(opts: RunOptions, games: int) -> int:
+    """The games a stream may play: ``games``, or the last look's with ``--until-sure``."""
+    if not opts.until_sure:
+        return games
+    from .sure import plan
+
+    return plan(games, opts.max_games)[-1]
+
+
+def _until_sure(pool, streams: list, tallies: dict, th: Thresholds, data, opts: Options, advance, started) -> dict:
+    """``--until-sure``: further looks of the main games and of each further player count, until their verdicts
+    are sure (validator.sure); the skill pairings play once."""
+    from .sure import play_until_sure, unsure_main, unsure_seats
+
+    box = th.box(data.manifest.playtime)
+
+    def judge(key, tally, conf):
+        if key == "main":
+            return unsure_main(tally, th, box, conf)
+        return unsure_seats(tally, th, conf, f"seat balance, {key[1]} players")
+
+    waited = [st for st in streams if st.key == "main" or (isinstance(st.key, tuple) and st.key[0] == "players")]
+    return play_until_sure(pool, waited, tallies, judge, opts.max_games, opts.max_seconds, started, advance)
 
 
 def static_problems(spec, data, players: int) -> list[Problem]:
@@ -517,7 +551,8 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
         out.append(_seat_balance(s["outcome"], th))
     for block in s.get("players") or ():  # the further player counts of --players 2,3,4
         if block["players"] != len(seats) and block["games"]:
-            out.append(_seat_balance(block, th, f"seat balance, {block['players']} players"))
+            v = _seat_balance(block, th, f"seat balance, {block['players']} players")
+            out.append(Verdict(v.status, v.check, f"{block['games']:,} games; {v.message}"))
     ties = s["outcome"]["ties"]
     warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
     out.append(Verdict(FAIL if above(ties["low"], fail) else WARN if above(_share(ties), warn) else PASS, "ties",
