@@ -41,13 +41,29 @@ def by_check(verdicts):
     return {v.check: v for v in verdicts}
 
 
-def test_a_goal_never_completed_is_a_warning_that_names_it(th):
-    # 0 of 120: the Wilson interval reaches 3.1%, above the 2% threshold, yet it was never completed
-    goals = [_goal("Leveraged", 120, 0, 0.0, 0.031), _goal("Small Fry", 120, 110, 0.85, 0.95)]
-    v = by_check(scheme_verdicts(_scheme_summary(goals, []), th))["goals"]
-    assert v.status == "WARN" and "never completed: Leveraged (open in 120 games)" in v.message
-    ok = by_check(scheme_verdicts(_scheme_summary(goals[1:], []), th))["goals"]
-    assert ok.status == "PASS" and "Small Fry 91.7%" in ok.message
+def test_the_goals_verdict_follows_its_threshold_rule_at_both_ends(th):
+    from validator.kit.stats import wilson
+
+    def goal(name, dealt, claimed):
+        return _goal(name, dealt, claimed, *wilson(claimed, dealt))
+
+    # 0 of 93: the interval reaches 4.0%, above the 2% threshold: named, but no warning on that evidence alone
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Leveraged", 93, 0), goal("Small Fry", 93, 50)], []), th))
+    v = v["goals"]
+    assert v.status == "PASS", v.message
+    assert "possibly under 2% (the interval reaches above it: too few games to tell): Leveraged never completed " \
+           "[0.0, 4.0] in 93 games" in v.message
+    # 0 of 400 reaches only 1.0%: surely under 2%
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Leveraged", 400, 0)], []), th))["goals"]
+    assert v.status == "WARN" and "completed in under 2% of their games (the whole 95% interval below): " \
+                                  "Leveraged never completed [0.0, 1.0] in 400 games" in v.message
+    # nearly always completed is flagged the same way: 96 of 100 possibly, 990 of 1,000 surely
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 100, 96)], []), th))["goals"]
+    assert v.status == "PASS" and "possibly over 95% (the interval reaches below it" in v.message
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 1000, 990)], []), th))["goals"]
+    assert v.status == "WARN" and "completed in over 95% of their games" in v.message and "Small Fry 99.0%" in v.message
+    ok = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 120, 60)], []), th))["goals"]
+    assert ok.status == "PASS" and "the rarest: Small Fry 50.0%" in ok.message
 
 
 def test_card_impact_names_cards_by_name_and_id_largest_first_even_under_the_threshold(th):
