@@ -20,7 +20,10 @@ A verdict near its threshold flips with noise, so a change of status counts as
 *worse* only when it is no noise: the check does not depend on chance (the static
 checks, the sample size), or the headline figure behind it (:data:`BEHIND`, or an
 engine's ``Figure.check``) moved beyond its interval, which leaves out 0.  Any other
-flip is *within noise*: shown, with the figure's interval, and not counted.
+flip is *within noise*: shown, with the figure's interval, and not counted.  The K
+checks a figure measures share the 5% error of the exit code (Bonferroni): each
+figure's move is read from its interval at 1 - 5%/K, so two runs of one deck exit 1
+at most 5% of the time, however many of its verdicts sit on their thresholds.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from .validate import PASS, _RANK, Options, judged, validate_game, with_expansio
 BEHIND = {"seat balance": "seat-spread", "ties": "tie-rate", "stalls": "stall-rate", "game length": "median-minutes"}
 #: checks that do not depend on chance: any change of theirs is a change
 CERTAIN = ("static checks", "sample")
+ALPHA = 0.05  # the share of comparisons of a deck with itself that may exit 1
 #: what a summary's run record sets, and the option it is taken into
 ADOPTED = {"players": "players", "games": "games", "master_seed": "seed", "skill_games_per_pair": "skill_games"}
 SHEETS = ("cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx")
@@ -223,7 +227,8 @@ def compare_game(data, ref: Ref, opts: Options, progress: Callable | None = None
         reference = theirs.summary
         a_games = theirs.games
     judged(reference, th, spec)  # the reference judged with this run's thresholds
-    figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed, _why_unpaired(ref, a_games))
+    figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed, _why_unpaired(ref, a_games),
+                       gate_level(mine.summary["verdicts"], spec))
     verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures, spec)
     cards = cards_moved(spec, reference, mine.summary)
     out = Comparison(data.slug, data.title, ref, figures, verdicts, cards, mine.summary, reference, result=mine)
@@ -260,14 +265,14 @@ def _why_unpaired(ref: Ref, games: Games | None) -> str:
 
 
 def _figures(a: Games | None, b: Games, reference: dict, summary: dict, spec, seed: int,
-             why: str = "the reference's games are not at hand") -> dict:
+             why: str = "the reference's games are not at hand", gate: float | None = None) -> dict:
     """Paired differences where both sides' games are at hand, else differences of the two runs' own figures
-    (``unpaired_because`` says why)."""
-    figures = unpaired(reference["headline"], summary["headline"])
+    (``unpaired_because`` says why); ``gate``: the confidence of the interval the exit code reads."""
+    figures = unpaired(reference["headline"], summary["headline"], gate)
     for f in figures.values():
         f["unpaired_because"] = why
     if a is not None and len(a) == len(b) and a.seeds == b.seeds:
-        figures.update(paired(a, b, spec, seed=seed))
+        figures.update(paired(a, b, spec, seed=seed, gate=gate))
     keys = list(summary["headline"])
     return {k: figures[k] for k in keys if k in figures}
 
@@ -282,9 +287,18 @@ def behind(check: str, spec=None) -> str | None:
     return None
 
 
+def gate_level(verdicts: list[dict], spec=None) -> float:
+    """The confidence of the intervals whose move counts a verdict worse: the checks a figure measures (K of
+    them) share the exit code's 5% error: 1 - 5% / K."""
+    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"], spec)))
+
+
 def moved(f: dict | None) -> bool:
-    """A figure's difference whose interval leaves out 0."""
-    return bool(f) and f.get("low") is not None and (f["low"] > 0 or f["high"] < 0)
+    """A figure's difference whose interval leaves out 0 (the gate's interval when it has one)."""
+    if not f or f.get("low") is None:
+        return False
+    low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+    return low > 0 or high < 0
 
 
 def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None, spec=None) -> list[dict]:
@@ -366,4 +380,4 @@ def load_folder(root: Path, slug: str, label: str) -> object:
 
 
 __all__ = ["Ref", "Comparison", "resolve_ref", "adopt_summary", "compare_game", "verdict_changes", "behind", "moved",
-           "cards_moved", "load_folder"]
+           "gate_level", "cards_moved", "load_folder"]

@@ -84,8 +84,9 @@ def render_compare(c) -> str:
     rows, cls = [], []
     for v in c.verdicts:
         f = c.figures.get(v.get("figure") or "")
-        behind = "-" if f is None else f"<code>{esc(v['figure'])}</code> {_signed(f['difference'])} " \
-                                       f"{_interval(f['low'], f['high'])}"
+        behind = "-" if f is None else (f"<code>{esc(v['figure'])}</code> {_signed(f['difference'])} "
+                                        f"{_interval(f.get('gate_low', f['low']), f.get('gate_high', f['high']))} "
+                                        f"<span class='muted'>({f.get('gate', 0.95) * 100:.1f}%)</span>")
         rows.append([esc(v["check"]), badge(v["reference"]) if v["reference"] else "-",
                      badge(v["now"]) if v["now"] else "-", esc(v["change"]), behind,
                      esc(v["message"] or v["reference_message"] or "")])
@@ -93,7 +94,9 @@ def render_compare(c) -> str:
     parts.append("<h2>Verdicts</h2><p class='look'>Each check on the reference (judged with this run's "
                  "thresholds) and on this deck; a worse one is highlighted. A check that got worse counts only when "
                  "it does not depend on chance (static checks, sample) or the figure behind it moved beyond its "
-                 "interval; any other flip is <i>within noise</i> and leaves the exit code 0.</p>"
+                 "interval; any other flip is <i>within noise</i> and leaves the exit code 0. The checks a figure "
+                 "measures share the exit code's 5% error, so the interval read here is wider than 95% when there "
+                 "are several: two runs of one deck exit 1 at most 5% of the time.</p>"
                  + table(["check", "reference", "this deck", "change", "figure behind it", "this deck's finding"],
                          rows, left=6, row_cls=cls))
     if c.cards:

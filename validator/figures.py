@@ -445,11 +445,13 @@ def _linear_bootstrap(kind: str, xa, xb, rng, resamples: int):
     return float(xa.mean()), float(xb.mean()), means(xb - xa, resamples), means(xb, resamples) - means(xa, resamples)
 
 
-def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1) -> dict[str, dict]:
+def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1, gate: float | None = None) \
+        -> dict[str, dict]:
     """Each figure on the reference games ``a`` and on ``b``, the difference b - a and its 95% interval by a
     paired bootstrap: the same resampled games on both sides, so what the two runs share (the deal, the
     draws up to where they part) cancels out.  ``unpaired_low``/``unpaired_high``: the interval resampling
-    each side on its own, for how much the pairing narrowed it.  Deterministic for a given ``seed``."""
+    each side on its own, for how much the pairing narrowed it; ``gate_low``/``gate_high``: the interval at
+    the confidence ``gate`` (``--compare``'s exit code reads it).  Deterministic for a given ``seed``."""
     import numpy as np
 
     n = len(a)
@@ -473,6 +475,9 @@ def paired(a: Games, b: Games, spec, resamples: int = 1000, seed: int = 1) -> di
                   "difference": round(vb - va, DIGITS), "low": round(float(lo), DIGITS),
                   "high": round(float(hi), DIGITS), "unpaired_low": round(float(ulo), DIGITS),
                   "unpaired_high": round(float(uhi), DIGITS), "paired": True}
+        if gate is not None:
+            glo, ghi = np.percentile(d, [50 * (1 - gate), 50 * (1 + gate)])
+            out[k].update(gate=round(gate, 5), gate_low=round(float(glo), DIGITS), gate_high=round(float(ghi), DIGITS))
     return out
 
 
@@ -489,9 +494,10 @@ def difference(fa: dict, fb: dict) -> tuple[float, float]:
     return fb["value"] - fa["value"], math.sqrt(ha * ha + hb * hb)
 
 
-def unpaired(a: dict, b: dict) -> dict[str, dict]:
+def unpaired(a: dict, b: dict, gate: float | None = None) -> dict[str, dict]:
     """Headline blocks of two runs that did not play the same games (or whose games are not at hand):
-    the difference and an interval from each side's own (half-widths added in quadrature)."""
+    the difference and an interval from each side's own (half-widths added in quadrature; at the confidence
+    ``gate`` too, as ``gate_low``/``gate_high``, the half-width scaled by the normal quantiles)."""
     out = {}
     for k, fb in b.items():
         fa = a.get(k)
@@ -501,4 +507,7 @@ def unpaired(a: dict, b: dict) -> dict[str, dict]:
         out[k] = {"label": fb["label"], "unit": fb["unit"], "reference": fa["value"], "value": fb["value"],
                   "difference": round(d, DIGITS), "low": round(d - half, DIGITS), "high": round(d + half, DIGITS),
                   "paired": False}
+        if gate is not None:
+            wide = half * z_two(gate) / Z95
+            out[k].update(gate=round(gate, 5), gate_low=round(d - wide, DIGITS), gate_high=round(d + wide, DIGITS))
     return out

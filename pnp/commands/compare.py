@@ -87,15 +87,18 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
 
 
 def _change(v: dict, figures: dict) -> str:
-    """A verdict's change as the terminal says it: with the figure behind a worse-looking flip."""
+    """A verdict's change as the terminal says it: with the figure behind a worse-looking flip and the interval
+    the exit code reads (the checks a figure measures share its 5% error)."""
     f = figures.get(v["figure"]) if v.get("figure") else None
+    if f is not None:
+        low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+        interval = f"{f['difference']:+.2f}, {f.get('gate', 0.95) * 100:.1f}% interval [{low:+.2f}, {high:+.2f}]"
     if v["change"] == "within noise":
         if f is None:
             return "within noise: no headline figure measures it, so its flip is not counted"
-        return (f"within noise: {v['figure']} {f['difference']:+.2f} [{f['low']:+.2f}, {f['high']:+.2f}] holds 0, so "
-                "its flip is not counted")
+        return f"within noise: {v['figure']} {interval} holds 0, so its flip is not counted"
     if v["change"] == "worse" and f is not None:
-        return f"worse: {v['figure']} moved {f['difference']:+.2f} [{f['low']:+.2f}, {f['high']:+.2f}]"
+        return f"worse: {v['figure']} moved {interval}"
     return v["change"]
 
 
