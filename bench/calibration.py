@@ -28,16 +28,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "validator"))  # the calibration tests' judge of a simulated run
 
-from validator.figures import Games, edge_bounds, paired, seat_rows, spread_bounds  # noqa: E402
+from validator.figures import edge_bounds, paired, seat_rows, spread_bounds  # noqa: E402
 from validator.kit.stats import diff_interval, wilson  # noqa: E402
+
+from test_calibration import aa_comparison  # noqa: E402
 
 SIZES = (300, 1000, 5000)
 
@@ -85,57 +87,19 @@ def edge(runs: int, rng) -> None:
               f"out 0   now {value.mean() * 100:+.2f} pts, {np.mean((low > 0) | (high < 0)) * 100:4.1f}%")
 
 
-def _verdicts(masks_per_game, n):
-    """The seat balance and ties verdicts of one run (as dicts), judged as pnp validate judges them."""
-    from validator.thresholds import Thresholds
-    from validator.validate import judge
-
-    sets = Counter(int(m) for m in masks_per_game)
-    seats = [{"seat": s + 1, "count": sum(c for m, c in sets.items() if m >> s & 1), "of": n, "rate": 0.0}
-             for s in range(4)]
-    ties = sum(c for m, c in sets.items() if bin(m).count("1") > 1)
-    summary = {"run": {"games": n}, "static": [], "length": {"minutes": {"median": None}, "box_minutes": None},
-               "outcome": {"seats": seats, "seat_spread": 0.0,
-                           "win_sets": [{"seats": [s + 1 for s in range(4) if m >> s & 1], "games": c}
-                                        for m, c in sorted(sets.items())],
-                           "ties": {"count": ties, "of": n, "rate": ties / n, "low": wilson(ties, n)[0]},
-                           "stalls": {"count": 0, "of": n, "rate": 0.0}},
-               "skill": {"matrix": {}, "bots": [], "richness": {"turns_with_choice": {"rate": None}}}}
-    return [v.as_dict() for v in judge(summary, Thresholds())]
-
-
-def _exits(a: Games, b: Games, va, vb) -> tuple[bool, bool]:
-    """(before, now): does --compare exit 1 on these two runs?"""
-    from validator.compare import gate_level, verdict_changes
-
-    changes = verdict_changes(va, vb, paired(a, b, None, gate=gate_level(vb)))
-    return any(c["change"] in ("worse", "within noise") for c in changes), any(c["change"] == "worse" for c in changes)
-
-
 def compare(runs: int, rng) -> None:
     pairs = max(100, runs // 20)
     print(f"3. --compare, A/A pairs dealt apart on the seat-spread and tie-rate warnings: pairs exiting 1 ({pairs} "
           "pairs)")
-    masks = np.array([1, 2, 4, 8, 0b0011, 0b1100])
-    probs = np.array([0.29, 0.25, 0.25, 0.21, 0.05, 0.05])
-    probs[:4] *= 0.9
     for n in SIZES:
-        before = now = 0
-        for _ in range(pairs):
-            sides = []
-            for _side in range(2):
-                g = Games()
-                g.wins = rng.choice(masks, size=n, p=probs).tolist()
-                g.seeds, g.tenths, g.turns, g.stall, g.players = list(range(n)), [300] * n, [30] * n, [0] * n, 4
-                sides.append(g)
-            old, new = _exits(*sides, _verdicts(sides[0].wins, n), _verdicts(sides[1].wins, n))
-            before += old
-            now += new
+        before, now = np.array([aa_comparison(n, rng) for _ in range(pairs)]).sum(axis=0)
         print(f"   {n:>5} games: before {before / pairs * 100:5.1f}%   now {now / pairs * 100:4.1f}%")
 
 
 def played() -> None:
     from model.sheets import load_project
+    from validator.compare import gate_level, verdict_changes
+    from validator.kit import get_spec
     from validator.validate import Options, validate_game
 
     project = load_project(ROOT)
@@ -154,10 +118,8 @@ def played() -> None:
             a, b = (validate_game(project.games[slug], Options(games=1000, seed=2 * k + s, write=False,
                                                                skill_games=0, per_game=True)) for s in (1, 2))
             b.games.seeds = a.games.seeds  # dealt apart, paired game by game as a count edit pairs them
-            from validator.compare import gate_level, verdict_changes
-
             changes = verdict_changes(a.summary["verdicts"], b.summary["verdicts"],
-                                      paired(a.games, b.games, project.games[slug] and None,
+                                      paired(a.games, b.games, get_spec(project.games[slug]),
                                              gate=gate_level(b.summary["verdicts"])))
             before += any(c["change"] in ("worse", "within noise") for c in changes)
             now += any(c["change"] == "worse" for c in changes)
