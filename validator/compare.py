@@ -18,8 +18,8 @@ moved; ``worse`` lists the verdicts that got worse (the command's exit code).
 
 A verdict near its threshold flips with noise, so a change of status counts as
 *worse* only when it is no noise: the check does not depend on chance (the static
-checks, the sample size), or the headline figure behind it (:data:`BEHIND`, or an
-engine's ``Figure.check``) moved beyond its interval, which leaves out 0.  Any other
+checks, the sample size), or the headline figure behind it (:data:`BEHIND`) moved
+beyond its interval, which leaves out 0.  Any other
 flip is *within noise*: shown, with the figure's interval, and not counted.  The K
 checks a figure measures share the 5% error of the exit code (Bonferroni): each
 figure's move is read from its interval at 1 - 5%/K, so two runs of one deck exit 1
@@ -228,8 +228,8 @@ def compare_game(data, ref: Ref, opts: Options, progress: Callable | None = None
         a_games = theirs.games
     judged(reference, th, spec)  # the reference judged with this run's thresholds
     figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed, _why_unpaired(ref, a_games),
-                       gate_level(mine.summary["verdicts"], spec))
-    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures, spec)
+                       gate_level(mine.summary["verdicts"]))
+    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures)
     cards = cards_moved(spec, reference, mine.summary)
     out = Comparison(data.slug, data.title, ref, figures, verdicts, cards, mine.summary, reference, result=mine)
     if opts.write:
@@ -277,20 +277,15 @@ def _figures(a: Games | None, b: Games, reference: dict, summary: dict, spec, se
     return {k: figures[k] for k in keys if k in figures}
 
 
-def behind(check: str, spec=None) -> str | None:
+def behind(check: str) -> str | None:
     """The headline figure whose move tells a change of ``check`` from noise (None: no figure measures it)."""
-    if check in BEHIND:
-        return BEHIND[check]
-    for f in getattr(spec, "figures", ()) or ():
-        if getattr(f, "check", None) == check:
-            return f.key
-    return None
+    return BEHIND.get(check)
 
 
-def gate_level(verdicts: list[dict], spec=None) -> float:
+def gate_level(verdicts: list[dict]) -> float:
     """The confidence of the intervals whose move counts a verdict worse: the checks a figure measures (K of
     them) share the exit code's 5% error: 1 - 5% / K."""
-    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"], spec)))
+    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"])))
 
 
 def moved(f: dict | None) -> bool:
@@ -301,7 +296,7 @@ def moved(f: dict | None) -> bool:
     return low > 0 or high < 0
 
 
-def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None, spec=None) -> list[dict]:
+def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None) -> list[dict]:
     """Each check's status before and after (matched by check name and order): worse, within noise, better, same,
     new, gone.  A check that got worse (or is new and not PASS) is *worse* when it does not depend on chance
     (:data:`CERTAIN`) or the figure behind it moved beyond its interval (``figures``: the comparison's); else
@@ -325,7 +320,7 @@ def verdict_changes(before: list[dict], after: list[dict], figures: dict | None 
         else:
             d = _RANK[vb["status"]] - _RANK[va["status"]]
             change = "worse" if d > 0 else "better" if d < 0 else "same"
-        key_figure = behind(key[0], spec)
+        key_figure = behind(key[0])
         f = (figures or {}).get(key_figure) if key_figure else None
         if change == "worse" and key[0] not in CERTAIN and not moved(f):
             change = "within noise"
