@@ -118,15 +118,15 @@ def play_until_sure(pool: Pool, streams: list[Stream], tallies: dict, judge: Cal
     unsure = {st.key: judge(st.key, tallies[st.key], conf[st.key]) for st in streams}
     stopped = "sure"
     k = 0
-    last = None  # (seconds, games) of the last look: how long the next one may take
+    # (seconds, games) of the last look, how long the next one may take: at first, the run so far
+    last = (time.perf_counter() - started, sum(tallies[st.key].games for st in streams))
     while any(unsure.values()):
         more = [st for st in streams if unsure[st.key] and k + 1 < len(looks[st.key])]
         if not more:
             stopped = "max-games"
             break
         extra = sum(looks[st.key][k + 1] - looks[st.key][k] for st in more)
-        if seconds is not None and last is not None and \
-                time.perf_counter() - started + last[0] * extra / max(1, last[1]) > seconds:
+        if seconds is not None and time.perf_counter() - started + last[0] * extra / max(1, last[1]) > seconds:
             stopped = "max-seconds"
             break
         t0 = time.perf_counter()

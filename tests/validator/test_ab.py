@@ -277,6 +277,14 @@ def test_compare_with_a_saved_summary_adopts_its_games_and_checks_game_and_rules
     record = json.loads((out / SHAMBO / "validation" / "compare.json").read_text())
     assert record["run"]["games"] == 120 and record["figures"]["median-minutes"]["paired"]  # games.csv pairs them
     assert not record["figures"]["wipe-out"]["paired"]  # the engine's own figures are not in games.csv
+    assert record["figures"]["wipe-out"]["unpaired_because"] == "the engine's own figures are not in games.csv"
+    lines = " ".join(result.output.split())
+    assert ("unpaired (change-by-bystander, wipe-out): the engine's own figures are not in games.csv; each "
+            "difference comes from the two runs' own intervals") in lines
+    (saved / "games.csv").rename(saved / "games.away")
+    alone = _run(["validate", SHAMBO, "--compare", str(saved), "--out", str(tmp_path / "alone")] + base)
+    assert "the reference summary has no games.csv beside it" in " ".join(alone.output.split())
+    (saved / "games.away").rename(saved / "games.csv")
     cases = [
         (["--compare", str(saved), "--games", "200"], "--games 200 differs from the summary's 120"),
         (["--compare", str(saved), "--rule", "showdown-bonus=single"], "the --rule options differ from the summary's"),
@@ -323,6 +331,45 @@ def test_tune_finds_the_variant_that_meets_the_goal_and_names_its_changes(shambo
     rows = list(csv.DictReader((tmp_path / SHAMBO / "tune" / "tune.csv").open()))
     assert rows[0]["players"] == "3" and rows[0]["met"] == "yes"
     assert "Best variants" in (tmp_path / SHAMBO / "tune" / "report.html").read_text()
+
+
+def test_tune_says_whether_a_goal_is_met_surely_or_by_the_estimate_only(project_root, tmp_path):
+    r = _run(["tune", SHAMBO, "--goal", "median-minutes=4..7", "--goal", "seat-spread<30", "--goal", "tie-rate<0.5",
+              "--vary", "players=3..4", "--games", "200", "--start-games", "100", "--workers", "1", "--data",
+              str(project_root), "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert any(line.strip().startswith("median-minutes=4..7: ") and line.endswith(": met surely") for line in lines)
+    best = next(line for line in lines if "(200 games" in line)
+    assert "meets every goal surely (every interval inside its goal)" in best or \
+        "meets every goal by the estimate only (an interval reaches outside its goal)" in best
+
+
+def test_tune_until_sure_plays_the_finalists_on_until_their_goals_are_sure(shambo, tmp_path):
+    opts = TuneOptions(games=200, start=100, keep=1, workers=1, out=tmp_path, until_sure=True, max_games=800)
+    result = tune(shambo, ["players=3..4"], ["seat-spread<9"], opts)
+    best = result.best[0]
+    games = best.evaluated.tally.games
+    assert games in (200, 400, 800)
+    if best.unsure:  # the budget ran out: the goal cannot be met surely
+        assert games == 800 and not best.goals[0]["sure"] and "at 98.3% confidence" in best.unsure[0]["why"]
+    else:
+        assert best.goals[0]["sure"] or best.goals[0]["distance"] > 0
+
+
+def test_a_sampled_sweep_says_how_many_of_the_grid_it_played_and_until_sure_plays_each_variant_on(tmp_path,
+                                                                                                 project_root):
+    r = _run(["sweep", "drinking-pyramid", "--vary", "rule:hand-size=0,4", "--vary", "players=3,4", "--sample", "2",
+              "--games", "100", "--workers", "1", "--data", str(project_root), "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    assert "pnp sweep drinking-pyramid: 2 of 4 variants sampled x 100 games" in r.output
+    assert "--sample 2: a seeded random 2 of the grid's 4 variants" in r.output
+    r = _run(["sweep", "drinking-pyramid", "--vary", "rule:hand-size=0,4", "--games", "100", "--until-sure",
+              "--max-games", "400", "--workers", "1", "--data", str(project_root), "--out", str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader((tmp_path / "b" / "drinking-pyramid" / "sweep" / "sweep.csv").open()))
+    assert [row["games"] for row in rows] == ["400", "400"] and "ties" in rows[0]["unsure"]
+    assert "variant 1 still unsure after 400 games: " in r.output and "ties: the tie rate's interval" in r.output
 
 
 def test_tune_with_an_unknown_goal_is_exit_2(project_root, tmp_path):

@@ -83,6 +83,17 @@ def test_until_sure_plays_the_same_looks_for_any_worker_count(tmp_path):
     assert "not waited for: worst case: no headline figure gives it an interval" in lines
     games = (tmp_path / "one" / DRINKING / "validation" / "games.csv").read_text().splitlines()
     assert len(games) == 801
+    report = (tmp_path / "one" / DRINKING / "validation" / "report.html").read_text()
+    assert "until sure: stopped by the --max-games budget after 800 games; still unsure:" in report
+
+
+def test_a_time_budget_stops_before_a_look_that_would_end_after_it(tmp_path):
+    result = _run(tmp_path, "--until-sure", "--max-seconds", "0.001", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    s = _summary(tmp_path)
+    assert s["until_sure"]["stopped"] == "max-seconds" and s["run"]["games"] == 200  # the first look only
+    assert "stopped by the --max-seconds budget (the one result that depends on the machine's speed)" in \
+        " ".join(result.output.split())
 
 
 def test_until_sure_stops_at_the_first_look_where_every_verdict_is_sure(tmp_path):
