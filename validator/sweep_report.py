@@ -152,11 +152,22 @@ def render_sweep(record: dict, spec, axes, results) -> str:
 
     names = [a.name for a in axes]
     n = len(results)
-    parts = [f"<h1>{esc(record['title'])}: sweep of {n} variant{'s' if n != 1 else ''}</h1>",
-             f"<p class='sub'>{record['games']:,} games per variant, every variant on the same game seeds (master "
+    grid = record.get("grid", n)
+    which = f"{n} of {grid} variants sampled" if n < grid else f"{n} variant{'s' if n != 1 else ''}"
+    games = (f"{record['games']:,} games per variant, then looks of twice as many until each variant's verdicts are "
+             f"sure or {record['until_sure']['max_games']:,} games are played" if record.get("until_sure") else
+             f"{record['games']:,} games per variant")
+    parts = [f"<h1>{esc(record['title'])}: sweep of {which}</h1>",
+             f"<p class='sub'>{games}, every variant on the same game seeds (master "
              f"seed {record['master_seed']}): game <i>i</i> is dealt and drawn alike wherever the variants allow, "
              "so differences between variants are less noisy than between separate runs.</p>"]
     parts.append(axes_table(record))
+    unsure = [[str(r.variant.index + 1), f"{r.tally.games:,}", esc("; ".join(f"{u['check']}: {u['why']}"
+                                                                          for u in r.unsure))]
+              for r in results if r.unsure]
+    if unsure:
+        parts.append("<h2>Still unsure</h2><p class='look'>The variants whose verdicts the budget left unsure, and "
+                     "why.</p>" + table(["#", "games", "unsure"], unsure, left=3))
     parts.append("<h2>Verdict map</h2><p class='look'>Each variant's verdicts (the deck as it is, when it is "
                  "among the variants, is highlighted). Verdicts near a threshold may flip with noise: read them "
                  "with the intervals below.</p>" + verdict_map(results, check_names(results), names))
