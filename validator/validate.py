@@ -150,7 +150,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             if write is not None:
                 write(rows)
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      on_rows, min(opts.games, opts.drama_games),
+                      on_rows, min(planned_games(opts, opts.games), opts.drama_games),
                       on_values=None if per_game is None else
                       (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
     for a, b in pairs:
