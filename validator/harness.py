@@ -250,7 +250,7 @@ def _zones(zones: Check, components: int, played: int, errors: int, stalled: lis
     """The zones row: "held" only when the random games ran to their ends; else what stopped the check."""
     each = f"{components} components, each in one zone after every action"
     if not played:
-        zones.stopped(f"no random game ran to its end: each stopped at an error (see random playouts), so the "
+        zones.stopped("no random game ran to its end: each stopped at an error (see random playouts), so the "
                       "zones were checked only up to it")
     elif errors:
         zones.stopped(f"{each} of the {played} random games that ran to their end; {errors} stopped at an error "
