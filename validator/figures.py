@@ -13,7 +13,7 @@ it in - minutes, turns, points of win rate, percent of games - so a goal such as
   per-game figure values), and :func:`paired` - the difference of each figure between
   two runs of the same game seeds, with a paired bootstrap interval (common random
   numbers: ``pnp validate --compare``).
-* The seat figures (:func:`seat_shares`, :func:`spread_interval`, :func:`edge_interval`) read the
+* The seat figures (:func:`seat_moments`, :func:`spread_interval`, :func:`edge_interval`) read the
   games' winning-seat sets (``Tally.win_sets``): a shared win gives each winner an equal part of
   the game, so the seats' parts of a game add up to 1 (0 when nobody won) and even seats give a
   spread and an edge of 0 whatever the tie rate.  Intervals come from the seats' joint
