@@ -14,7 +14,16 @@ narrower than two separate runs would give.  A summary is checked first: the sam
 game and the same rules hash (engine and options), and its run settings (players,
 games, seed, bots, rules options, boxes) are adopted.  :func:`compare_game` returns
 the figures side by side, the verdicts that changed, and the cards whose impact
-moved; ``worse`` says whether any verdict got worse (the command's exit code).
+moved; ``worse`` lists the verdicts that got worse (the command's exit code).
+
+A verdict near its threshold flips with noise, so a change of status counts as
+*worse* only when it is no noise: the check does not depend on chance (the static
+checks, the sample size), or the headline figure behind it (:data:`BEHIND`) moved
+beyond its interval, which leaves out 0.  Any other
+flip is *within noise*: shown, with the figure's interval, and not counted.  The K
+checks a figure measures share the 5% error of the exit code (Bonferroni): each
+figure's move is read from its interval at 1 - 5%/K, so two runs of one deck exit 1
+at most 5% of the time, however many of its verdicts sit on their thresholds.
 """
 
 from __future__ import annotations
@@ -32,6 +41,11 @@ from validator.kit import get_spec, rules_hash
 from .figures import Games, difference, paired, read_games_csv, unpaired
 from .validate import PASS, RANK, Options, judged, validate_game, with_expansions
 
+#: the headline figure whose move tells a generic check's change from noise
+BEHIND = {"seat balance": "seat-spread", "ties": "tie-rate", "stalls": "stall-rate", "game length": "median-minutes"}
+#: checks that do not depend on chance: any change of theirs is a change
+CERTAIN = ("static checks", "sample")
+ALPHA = 0.05  # the share of comparisons of a deck with itself that may exit 1
 #: what a summary's run record sets, and the option it is taken into
 ADOPTED = {"players": "players", "games": "games", "master_seed": "seed", "skill_games_per_pair": "skill_games"}
 SHEETS = ("cards.csv", "cards.xlsx", "goals.csv", "goals.xlsx")
@@ -58,8 +72,9 @@ class Comparison:
     slug: str
     title: str
     ref: Ref
-    figures: dict  # key -> reference, value, difference, low, high, paired
-    verdicts: list[dict]  # check, reference, now, messages, change (worse / better / same / new / gone)
+    figures: dict  # key -> reference, value, difference, low, high, paired (or why not: unpaired_because)
+    verdicts: list[dict]  # check, reference, now, messages, change (worse / within noise / better / same / new /
+    # gone), figure (the headline figure behind it, or None), moved (its interval leaves out 0)
     cards: list[dict]  # cards whose effect moved most
     summary: dict  # this deck's summary.json
     reference: dict  # the reference's summary (re-judged with this run's thresholds)
@@ -212,8 +227,9 @@ def compare_game(data, ref: Ref, opts: Options, progress: Callable | None = None
         reference = theirs.summary
         a_games = theirs.games
     judged(reference, th, spec)  # the reference judged with this run's thresholds
-    figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed)
-    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"])
+    figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed, _why_unpaired(ref, a_games),
+                       gate_level(mine.summary["verdicts"]))
+    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures)
     cards = cards_moved(spec, reference, mine.summary)
     out = Comparison(data.slug, data.title, ref, figures, verdicts, cards, mine.summary, reference, result=mine)
     if opts.write:
@@ -239,17 +255,52 @@ def _saved_games(ref: Ref, games: Games, spec) -> Games | None:
     return saved if saved.seeds == games.seeds else None
 
 
-def _figures(a: Games | None, b: Games, reference: dict, summary: dict, spec, seed: int) -> dict:
-    """Paired differences where both sides' games are at hand, else differences of the two runs' own figures."""
-    figures = unpaired(reference["headline"], summary["headline"])
+def _why_unpaired(ref: Ref, games: Games | None) -> str:
+    """Why the reference's games cannot be paired with this run's (when they cannot)."""
+    if ref.kind != "summary" or games is not None:
+        return "the engine's own figures are not in games.csv"
+    if ref.games_csv is None:
+        return "the reference summary has no games.csv beside it"
+    return "the games.csv beside the reference summary holds other games (other seeds or a later edit)"
+
+
+def _figures(a: Games | None, b: Games, reference: dict, summary: dict, spec, seed: int,
+             why: str = "the reference's games are not at hand", gate: float | None = None) -> dict:
+    """Paired differences where both sides' games are at hand, else differences of the two runs' own figures
+    (``unpaired_because`` says why); ``gate``: the confidence of the interval the exit code reads."""
+    figures = unpaired(reference["headline"], summary["headline"], gate)
+    for f in figures.values():
+        f["unpaired_because"] = why
     if a is not None and len(a) == len(b) and a.seeds == b.seeds:
-        figures.update(paired(a, b, spec, seed=seed))
+        figures.update(paired(a, b, spec, seed=seed, gate=gate))
     keys = list(summary["headline"])
     return {k: figures[k] for k in keys if k in figures}
 
 
-def verdict_changes(before: list[dict], after: list[dict]) -> list[dict]:
-    """Each check's status before and after (matched by check name and order): worse, better, same, new, gone."""
+def behind(check: str) -> str | None:
+    """The headline figure whose move tells a change of ``check`` from noise (None: no figure measures it)."""
+    return BEHIND.get(check)
+
+
+def gate_level(verdicts: list[dict]) -> float:
+    """The confidence of the intervals whose move counts a verdict worse: the checks a figure measures (K of
+    them) share the exit code's 5% error: 1 - 5% / K."""
+    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"])))
+
+
+def moved(f: dict | None) -> bool:
+    """A figure's difference whose interval leaves out 0 (the gate's interval when it has one)."""
+    if not f or f.get("low") is None:
+        return False
+    low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+    return low > 0 or high < 0
+
+
+def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None) -> list[dict]:
+    """Each check's status before and after (matched by check name and order): worse, within noise, better, same,
+    new, gone.  A check that got worse (or is new and not PASS) is *worse* when it does not depend on chance
+    (:data:`CERTAIN`) or the figure behind it moved beyond its interval (``figures``: the comparison's); else
+    *within noise*."""
     def keyed(verdicts):
         seen: dict[str, int] = {}
         out = {}
@@ -269,9 +320,13 @@ def verdict_changes(before: list[dict], after: list[dict]) -> list[dict]:
         else:
             d = RANK[vb["status"]] - RANK[va["status"]]
             change = "worse" if d > 0 else "better" if d < 0 else "same"
+        key_figure = behind(key[0])
+        f = (figures or {}).get(key_figure) if key_figure else None
+        if change == "worse" and key[0] not in CERTAIN and not moved(f):
+            change = "within noise"
         out.append({"check": key[0], "reference": va["status"] if va else None, "now": vb["status"] if vb else None,
                     "reference_message": va["message"] if va else None, "message": vb["message"] if vb else None,
-                    "change": change})
+                    "change": change, "figure": key_figure, "moved": moved(f)})
     return out
 
 
@@ -319,5 +374,5 @@ def load_folder(root: Path, slug: str, label: str) -> object:
     return project.games[slug]
 
 
-__all__ = ["Ref", "Comparison", "resolve_ref", "adopt_summary", "compare_game", "verdict_changes", "cards_moved",
-           "load_folder"]
+__all__ = ["Ref", "Comparison", "resolve_ref", "adopt_summary", "compare_game", "verdict_changes", "behind", "moved",
+           "gate_level", "cards_moved", "load_folder"]

@@ -46,13 +46,14 @@ def render_compare(c) -> str:
     run, ref_run = c.summary["run"], c.reference["run"]
     worse = c.worse
     better = [v for v in c.verdicts if v["change"] == "better"]
+    noise = [v for v in c.verdicts if v["change"] == "within noise"]
     status = "FAIL" if worse else "PASS"
     parts = [f"<h1>{esc(c.title)}: this deck against {esc(c.ref.label)}</h1>",
              f"<p class='sub'>{run['games']:,} games on each side, {run['players']} players, bots "
              f"{esc(', '.join(sorted(set(run['bots']))))}, master seed {run['master_seed']}.</p>",
              f"<p><span class='badge big {status}'>{len(worse)} verdict{'s' if len(worse) != 1 else ''} worse"
-             f"</span> <span class='muted'>{len(better)} better; pnp validate exits with 1 when a verdict got "
-             "worse</span></p>"]
+             f"</span> <span class='muted'>{len(better)} better, {len(noise)} within noise; pnp validate exits with "
+             "1 when a verdict got worse</span></p>"]
     paired = any(f.get("paired") for f in c.figures.values())
     if paired:
         narrower = [1 - (f["high"] - f["low"]) / (f["unpaired_high"] - f["unpaired_low"])
@@ -62,8 +63,14 @@ def render_compare(c) -> str:
                f"bootstrap that resamples the same games on both sides (on average {gain * 100:.0f}% narrower "
                "than resampling each side on its own).")
     else:
-        how = ("The reference's own games are not at hand (a summary without its games.csv), so each difference "
-               "comes from the two runs' own intervals, without pairing: wider than a paired one.")
+        how = ""
+    reasons = list(dict.fromkeys(f["unpaired_because"] for f in c.figures.values() if not f.get("paired")))
+    for why in reasons:
+        keys = ", ".join(k for k, f in c.figures.items() if not f.get("paired") and f["unpaired_because"] == why)
+        how += (f" Unpaired ({keys}): {why}, so each difference comes from the two runs' own intervals: wider than "
+                "a paired one.")
+    how += (" Pairing narrows an interval only where the two decks deal alike: a changed count reshuffles every "
+            "deal, and its games pair no better than two separate runs.")
     rows = []
     for k, f in c.figures.items():
         kind = "paired" if f.get("paired") else "unpaired"
@@ -76,14 +83,22 @@ def render_compare(c) -> str:
                  + f"<div class='plot'>{plot_differences(c.figures)}</div>")
     rows, cls = [], []
     for v in c.verdicts:
+        f = c.figures.get(v.get("figure") or "")
+        behind = "-" if f is None else (f"<code>{esc(v['figure'])}</code> {_signed(f['difference'])} "
+                                        f"{_interval(f.get('gate_low', f['low']), f.get('gate_high', f['high']))} "
+                                        f"<span class='muted'>({f.get('gate', 0.95) * 100:.1f}%)</span>")
         rows.append([esc(v["check"]), badge(v["reference"]) if v["reference"] else "-",
-                     badge(v["now"]) if v["now"] else "-", esc(v["change"]),
+                     badge(v["now"]) if v["now"] else "-", esc(v["change"]), behind,
                      esc(v["message"] or v["reference_message"] or "")])
         cls.append("dead" if v["change"] == "worse" else "")
     parts.append("<h2>Verdicts</h2><p class='look'>Each check on the reference (judged with this run's "
-                 "thresholds) and on this deck; a worse one is highlighted.</p>"
-                 + table(["check", "reference", "this deck", "change", "this deck's finding"], rows, left=5,
-                         row_cls=cls))
+                 "thresholds) and on this deck; a worse one is highlighted. A check that got worse counts only when "
+                 "it does not depend on chance (static checks, sample) or the figure behind it moved beyond its "
+                 "interval; any other flip is <i>within noise</i> and leaves the exit code 0. The checks a figure "
+                 "measures share the exit code's 5% error, so the interval read here is wider than 95% when there "
+                 "are several: two runs of one deck exit 1 at most 5% of the time.</p>"
+                 + table(["check", "reference", "this deck", "change", "figure behind it", "this deck's finding"],
+                         rows, left=6, row_cls=cls))
     if c.cards:
         rows = []
         for r in c.cards:

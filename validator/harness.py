@@ -11,12 +11,15 @@ takes (or those asked for):
 * **random playouts (--strict)** - random games end with a result, every
   invariant holding after every action, legal actions sorted distinct whole
   numbers, and a record that agrees with the spec;
-* **zones** - every component in exactly one zone after every action;
+* **zones** - every component in exactly one zone after every action; "held" only when
+  the random games ran to their ends (a game stopped by an error, games that all end at
+  their first action or all at the turn cap leave it "stopped", saying which);
 * **same seed, same game** - a seed played twice, and by a pickled copy of the
   game (what workers receive), gives the same moves and record;
 * **any worker count** - 1 and 2 worker processes give the same games.csv rows
-  and figures, and a fresh interpreter (its own hash seed, the engine loaded
-  as Dask workers load it) the same games;
+  and figures, and fresh interpreters (each with its own hash seed, ``HASH_SEEDS``,
+  the engine loaded as Dask workers load it) the same games at every player count
+  checked;
 * **clones** - a clone is the same position, and playing it on leaves the original;
 * **observations** - a seat's observation is unchanged when what is hidden from
   it is drawn again;
@@ -45,12 +48,15 @@ from .metrics import TimeModel
 from .runner import PlayOptions, Pool, game_failure, play, run_stream
 from .thresholds import Thresholds
 
-HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"
+HELD, FAILED, SKIPPED, STOPPED = "held", "FAILED", "not checked", "stopped"
 CHECKS = ("loads", "random playouts (--strict)", "zones", "same seed, same game", "any worker count", "clones",
           "observations", "bots see only their View", "a short report")
-#: Games played again by a fresh interpreter (its own hash seed): a game that iterates over a set of
-#: strings differs there only if it reaches the code that does, so more than a few.
+#: Games played again by a fresh interpreter (its own hash seed), at every player count checked: a game
+#: that iterates over a set of strings differs there only if it reaches the code that does, so more than a few.
 FRESH_GAMES = 12
+#: The hash seeds (PYTHONHASHSEED) of the fresh interpreters: an order of strings that depends on the hash
+#: seed differs between most pairs of them and this process's own
+HASH_SEEDS = ("0", "1", "2")
 
 
 @dataclass
@@ -82,6 +88,11 @@ class Check:
     def failed(self, message: str, seed: int | None = None) -> None:
         if self.status != FAILED:  # the first failure is the one to fix
             self.status, self.detail, self.seed = FAILED, message, seed
+
+    def stopped(self, detail: str) -> None:
+        """The check could not run to its end (what stopped it is in ``detail``): not a failure of its own."""
+        if self.status != FAILED:
+            self.status, self.detail = STOPPED, detail
 
 
 @dataclass
@@ -142,7 +153,7 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
     step("same seed, same game")
     _determinism(result, games, opts, play_opts)
     step("any worker count")
-    _workers(result, spec, games[counts[0]], opts, play_opts)
+    _workers(result, spec, games, opts, play_opts)
     step("bots see only their View")
     _bots(result, spec, games, opts)
     step("a short report")
@@ -179,7 +190,8 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
     first ``watched`` of them again, poking clones and observations every 3 actions
     (a separate pass: a clone that is not independent must not spoil the playouts)."""
     playouts, zones = result.check("random playouts (--strict)"), result.check("zones")
-    played = actions = components = 0
+    played = actions = components = errors = 0
+    longest = 0  # the most actions a random game took
     stalled: list[tuple[int, str]] = []  # (seed, what to say) of random games stopped without a result
     for n, game in games.items():
         bots = ("random",) * n
@@ -188,8 +200,10 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
         for seed in _seeds(opts, "playout", n, opts.playouts):
             where = f"game seed {seed} ({n} players)"
             replay = replay_command(game.spec.slug, seed, n, bots)
+            steps = [0]
 
-            def look(k, state, player, action, where=where):
+            def look(k, state, player, action, where=where, steps=steps):
+                steps[0] = k + 1
                 if listed and zones.status != FAILED:
                     conformance.check_position_zones(state, where, "setup" if k == 0 else f"action {k - 1}")
 
@@ -204,12 +218,18 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
             except AssertionError as exc:
                 check = zones if "components not conserved" in str(exc) else playouts
                 check.failed(f"{exc}; replay it with: {replay}", seed)
+                errors += 1
                 continue
             except Exception as exc:  # noqa: BLE001 - the engine's fault, with the seed and action
-                playouts.failed(_failure(game, seed, bots, play_opts, exc), seed)
+                message = _failure(game, seed, bots, play_opts, exc)
+                playouts.failed(message, seed)
+                if isinstance(exc, InvariantViolation) and _lost_or_doubled(str(exc)):
+                    zones.failed(message, seed)  # --strict's own conservation check saw it first
+                errors += 1
                 continue
             played += 1
             actions += stats["decisions"]
+            longest = max(longest, steps[0])
     if stalled and len(stalled) == played and playouts.status != FAILED:
         # random play may leave positions nobody can finish (Golden Pyramid's random players often
         # do: nothing in its rules ends such a game); every random game stopping so is a game that
@@ -219,11 +239,34 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
     playouts.held(f"{played} games ({_counts(games)} players), {actions:,} decisions, invariants after every "
                   f"action{note}")
     if components:
-        zones.held(f"{components} components, each in one zone after every action")
+        _zones(zones, components, played, errors, stalled, longest)
     elif zones.status != FAILED:
         zones.status, zones.detail = SKIPPED, "the engine lists no zones (State.zones, Game.components)"
     if playouts.status != FAILED:
         _pokes(result, games, opts, play_opts)
+
+
+def _zones(zones: Check, components: int, played: int, errors: int, stalled: list, longest: int) -> None:
+    """The zones row: "held" only when the random games ran to their ends; else what stopped the check."""
+    each = f"{components} components, each in one zone after every action"
+    if not played:
+        zones.stopped("no random game ran to its end: each stopped at an error (see random playouts), so the "
+                      "zones were checked only up to it")
+    elif errors:
+        zones.stopped(f"{each} of the {played} random games that ran to their end; {errors} stopped at an error "
+                      "first (see random playouts)")
+    elif len(stalled) == played:
+        zones.stopped(f"{each} up to the turn cap, but every random game was stopped without a result, so no "
+                      "game's end was checked")
+    elif longest <= 1:
+        zones.stopped("every random game ended by its first action: only the setup and that action were checked")
+    else:
+        zones.held(f"{each} of {played} random games, each to its end")
+
+
+def _lost_or_doubled(message: str) -> bool:
+    """An invariant message of the kit's conservation check (a component lost, or in two places)."""
+    return "lost (in no zone)" in message or " times (in " in message
 
 
 def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: PlayOptions) -> None:
@@ -338,13 +381,14 @@ def _difference(a, b) -> str:
 
 
 # ------------------------------------------------------------------ worker counts
-def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: PlayOptions) -> None:
-    """The same games with 1 and ``opts.workers`` worker processes: the same games.csv
-    rows and the same tallies (the engine's statistics included); then a few of them in
-    a fresh interpreter."""
+def _workers(result: Conformance, spec, games: dict, opts: HarnessOptions, play_opts: PlayOptions) -> None:
+    """The same games with 1 and ``opts.workers`` worker processes at the first player count: the same
+    games.csv rows and the same tallies (the engine's statistics included); then :data:`FRESH_GAMES` games
+    at every player count in fresh interpreters, one per hash seed of :data:`HASH_SEEDS`."""
     check = result.check("any worker count")
     if result.check("random playouts (--strict)").status == FAILED:
         return
+    game = next(iter(games.values()))
     n = game.players
     names = parse_bots(opts.bots or spec.default_bots, n, spec)
     runs = {}
@@ -356,8 +400,6 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
                     tally = run_stream(pool, game, "conformance", opts.seed, opts.worker_games, [names],
                                        PlayOptions(turn_cap=play_opts.turn_cap), TimeModel(), rows.extend)
                 runs[workers] = (rows, _tally_figures(tally))
-            seeds = [row[1] for row in runs[1][0][:FRESH_GAMES]]
-            fresh = _fresh_process(game, seeds, names, play_opts)
     except PnpError as exc:
         check.failed(str(exc), getattr(exc, "seed", None))
         return
@@ -373,16 +415,47 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
         check.failed(f"1 and {opts.workers} workers played the same games but counted them differently "
                      f"({', '.join(keys)}): the engine's statistics (GameSpec.stats) must merge exactly")
         return
-    here = [_trace(game, seed, names, PlayOptions(turn_cap=play_opts.turn_cap)) for seed in seeds]
-    for seed, a, b in zip(seeds, here, fresh):
-        difference = _difference(a, b)
-        if difference:
-            check.failed(f"game seed {seed} ({n} players) in a fresh Python process: {difference}; does the engine "
-                         "iterate over a set or hash strings? (each process has its own hash seed); the game: "
-                         f"{replay_command(spec.slug, seed, n, names)}", seed)
-            return
+    fresh = _fresh_games(result, spec, games, opts, play_opts, check)
+    if fresh is None:
+        return
     check.held(f"{opts.worker_games} games ({','.join(sorted(set(names)))}) on 1 and {opts.workers} workers: the same "
-               f"games.csv rows and counts; {len(seeds)} of them the same in a fresh Python process")
+               f"games.csv rows and counts; {fresh} games at each of {_counts(games)} players the same in fresh "
+               f"Python processes (PYTHONHASHSEED {', '.join(HASH_SEEDS)})")
+
+
+def _fresh_games(result: Conformance, spec, games: dict, opts: HarnessOptions, play_opts: PlayOptions,
+                 check: Check) -> int | None:
+    """Play :data:`FRESH_GAMES` games of every player count here and in a fresh interpreter per hash seed;
+    the games per count when every one was the same, else None (the check failed)."""
+    from .runner import game_seed
+
+    cap = PlayOptions(turn_cap=play_opts.turn_cap)
+    tasks = []
+    for n, game in games.items():
+        try:
+            names = parse_bots(opts.bots or spec.default_bots, n, spec)
+        except PnpError:  # --bots named one bot per seat of another count
+            names = parse_bots(spec.default_bots, n, spec)
+        tasks.append((game, [game_seed(opts.seed, "conformance", i) for i in range(FRESH_GAMES)], names))
+    try:
+        with blame(spec):
+            here = [[_trace(game, seed, names, cap) for seed in seeds] for game, seeds, names in tasks]
+            for hash_seed in HASH_SEEDS:
+                there = _fresh_process(tasks, play_opts, hash_seed)
+                for (game, seeds, names), mine, theirs in zip(tasks, here, there):
+                    for seed, a, b in zip(seeds, mine, theirs):
+                        difference = _difference(a, b)
+                        if difference:
+                            m = game.players
+                            check.failed(f"game seed {seed} ({m} players) in a fresh Python process "
+                                         f"(PYTHONHASHSEED={hash_seed}): {difference}; does the engine iterate over "
+                                         "a set or hash strings? (each process has its own hash seed); the game: "
+                                         f"{replay_command(spec.slug, seed, m, names)}", seed)
+                            return None
+    except PnpError as exc:
+        check.failed(str(exc), getattr(exc, "seed", None))
+        return None
+    return FRESH_GAMES
 
 
 def _tally_figures(tally) -> dict:
@@ -394,16 +467,16 @@ def _tally_figures(tally) -> dict:
     return out
 
 
-def _fresh_process(game, seeds: list[int], bots: tuple, play_opts: PlayOptions) -> list:
-    """The traces of ``seeds`` played by a newly started interpreter (its own hash seed),
-    which loads the engine as a Dask worker does: from what travels with the task."""
+def _fresh_process(tasks: list, play_opts: PlayOptions, hash_seed: str) -> list:
+    """The traces of each task's seeds (``tasks``: (game, seeds, bots) per player count) played by a newly
+    started interpreter with the hash seed ``hash_seed``, which loads the engine as a Dask worker does: from
+    what travels with the task."""
     import os
     import subprocess
     import sys
 
-    task = pickle.dumps(carry((game, seeds, bots, play_opts.turn_cap), game))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    env.pop("PYTHONHASHSEED", None)
+    task = pickle.dumps(carry((tasks, play_opts.turn_cap), tasks[0][0]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), PYTHONHASHSEED=hash_seed)
     done = subprocess.run([sys.executable, "-m", __name__], input=task, capture_output=True, env=env)
     if done.returncode:
         last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
@@ -415,8 +488,8 @@ def _fresh_main() -> None:
     """``python -m validator.harness``: play the traces of a pickled task read from stdin."""
     import sys
 
-    game, seeds, bots, cap = arrived(pickle.loads(sys.stdin.buffer.read()))
-    traces = [_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds]
+    tasks, cap = arrived(pickle.loads(sys.stdin.buffer.read()))
+    traces = [[_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds] for game, seeds, bots in tasks]
     sys.stdout.buffer.write(pickle.dumps(traces))
 
 

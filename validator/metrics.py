@@ -112,6 +112,7 @@ class Tally:
     seat_games: Counter = field(default_factory=Counter)
     seat_wins: Counter = field(default_factory=Counter)
     seat_solo: Counter = field(default_factory=Counter)
+    win_sets: Counter = field(default_factory=Counter)  # the winning seats of a game (bit s: seat s+1; 0: none) -> games
     ties: int = 0
     no_winner: int = 0
     ends: Counter = field(default_factory=Counter)
@@ -167,14 +168,18 @@ class Tally:
             if not solo:
                 self.ties += 1
             seat_wins, bot_wins, seat_solo = self.seat_wins, self.bot_wins, self.seat_solo
+            mask = 0
             for p in winners if solo else [p for p in range(n) if p in winners]:  # (in player order)
                 seat = seats[p]
+                mask |= 1 << seat
                 seat_wins[seat] += 1
                 bot_wins[bots[p]] += 1
                 if solo:
                     seat_solo[seat] += 1
+            self.win_sets[mask] += 1
         else:
             self.no_winner += 1
+            self.win_sets[0] += 1
         end = record.end
         self.ends[end] += 1
         if record.eliminations:
@@ -246,7 +251,8 @@ class Tally:
     def merge(self, other: "Tally") -> None:
         self.players = self.players or other.players
         self.games += other.games
-        for name in ("turns", "rounds", "actions", "tenths", "seat_games", "seat_wins", "seat_solo", "ends", "elim",
+        for name in ("turns", "rounds", "actions", "tenths", "seat_games", "seat_wins", "seat_solo", "win_sets", "ends",
+                     "elim",
                      "elim_turns", "elim_seat", "counts", "bot_seats", "bot_wins", "q_lead_changes",
                      "q_worst_place", "q_deficit", "q_decided"):
             getattr(self, name).update(getattr(other, name))

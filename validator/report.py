@@ -103,15 +103,28 @@ def plot_seats(s: dict) -> str:
     seats = s["outcome"]["seats"]
     fig, ax = pyplot.subplots(figsize=(4.2, 2.6))
     xs = [r["seat"] for r in seats]
-    ys = [r["rate"] or 0 for r in seats]
-    err = [[y - r["low"] for y, r in zip(ys, seats)], [r["high"] - y for y, r in zip(ys, seats)]]
+    shares = [_share_of(r) for r in seats]
+    ys = [x["value"] or 0 for x in shares]
+    err = [[max(0.0, y - (x["low"] or 0)) for y, x in zip(ys, shares)],
+           [max(0.0, (x["high"] or 0) - y) for y, x in zip(ys, shares)]]
     ax.bar(xs, ys, color=BLUE, yerr=err, capsize=4)
-    ax.axhline(s["outcome"]["fair_share"], color=RED, lw=1, ls="--", label="fair share")
+    ax.axhline(s["outcome"]["fair_share"], color=RED, lw=1, ls="--", label="mean seat")
     ax.set_xticks(xs, [f"seat {x}" for x in xs])
-    ax.set_ylabel("win rate (95% CI)")
-    ax.set_ylim(0, max(0.05, max(r["high"] for r in seats) * 1.15))
+    ax.set_ylabel("share of the wins (95% CI)")
+    ax.set_ylim(0, max(0.05, max((x["high"] or 0) for x in shares) * 1.15))
     ax.legend(frameon=False)
     return svg(fig)
+
+
+def _share_of(r: dict) -> dict:
+    """A seat's share of the wins (a shared win split evenly), or its win rate in a summary made before shares."""
+    return r.get("share") or {"value": r["rate"], "low": r["low"], "high": r["high"]}
+
+
+def _share_text(x: dict) -> str:
+    if x.get("value") is None:
+        return "-"
+    return f"{x['value'] * 100:.1f}% <span class='muted'>[{x['low'] * 100:.1f}, {x['high'] * 100:.1f}]</span>"
 
 
 def plot_drama(s: dict) -> str:
@@ -202,6 +215,10 @@ def render_html(s: dict, spec=None) -> str:
     parts.append(table(["", "check", "finding"],
                        [[badge(v["status"]), esc(v["check"]), esc(v["message"])]
                         for v in s["verdicts"]], left=3, cls="verdicts"))
+    if s.get("until_sure"):
+        from .sure import lines as sure_lines
+
+        parts.append("<p class='look'>" + "<br>".join(esc(line) for line in sure_lines(s)) + "</p>")
     nav = [("run", "run record"), ("static", "static checks"), ("length", "length"), ("outcome", "outcome")]
     if s.get("players"):
         nav.append(("players", "player counts"))
@@ -267,22 +284,29 @@ def render_html(s: dict, spec=None) -> str:
 
     # outcome
     O = s["outcome"]
-    seat_rows = [[f"seat {r['seat']}" + (" (starts)" if r["seat"] == 1 else ""), ci(r), r["count"], r["solo_wins"],
-                  r["of"]] for r in O["seats"]]
+    seat_rows = [[f"seat {r['seat']}" + (" (starts)" if r["seat"] == 1 else ""), _share_text(_share_of(r)), ci(r),
+                  r["count"], r["solo_wins"], r["of"]] for r in O["seats"]]
+    spread = O.get("seat_spread_interval") or [None, None]
+    spread_text = pct(O["seat_spread"]) + ("" if spread[0] is None else
+                                           f" <span class='muted'>[{spread[0] * 100:.1f}, {spread[1] * 100:.1f}]"
+                                           "</span>")
     ends = [[esc(v["label"]), v["count"], pct(v["rate"])] for v in O["ends"].values()]
     elim = [[esc(v["label"]), v["count"], num(v["per_game"], 2), num(v["mean_turn"]),
              " / ".join(str(x) for x in v["by_seat"])] for v in O["eliminations"].values()]
     body = ("<div class='grid'><div>"
-            + table(["seat", "win rate [95% CI]", "wins", "solo wins", "games"], seat_rows)
-            + f"<p>Fair share {pct(O['fair_share'])}; spread {pct(O['seat_spread'])}. Ties {ci(O['ties'])}; "
-              f"completed {ci(O['completed'])}; turn cap {ci(O['turn_cap'])}.</p>"
+            + table(["seat", "share of the wins [95% CI]", "win rate [95% CI]", "wins", "solo wins", "games"],
+                    seat_rows)
+            + f"<p>A shared win gives each winner an equal part of the game (the share); the win rate counts it "
+              f"as a win for each. The mean seat's share {pct(O['fair_share'])}; spread between the best and the "
+              f"worst seat {spread_text}. Ties {ci(O['ties'])}; completed {ci(O['completed'])}; turn cap "
+              f"{ci(O['turn_cap'])}.</p>"
             + f"</div><div class='plot'>{plot_seats(s)}</div></div>"
             + "<h3>How games ended</h3>" + table(["end", "games", "share"], ends))
     if elim:
         body += ("<h3>How players were eliminated</h3>"
                  + table(["cause", "players", "per game", "mean turn", "by seat 1 / 2 / ..."], elim))
     body += _counters_body(s, spec)
-    parts.append(section("outcome", "Outcome", "Does any seat win clearly more than its fair share (the dashed "
+    parts.append(section("outcome", "Outcome", "Does any seat win clearly more than the mean seat (the dashed "
                          "line)? Ties, stalls and turn-cap hits should be rare.", body))
 
     if s.get("players"):
@@ -314,7 +338,8 @@ def render_html(s: dict, spec=None) -> str:
         some = next(iter(next(iter(matrix.values())).values()))
         body = (table(["row bot's seat win rate against the column bot"] + names, rows, cls="matrix")
                 + f"<p class='muted'>{some['games']:,} games per pairing, seats alternating between the two bots "
-                  f"(fair share {pct(O['fair_share'])}). If the stronger bot does not win more, luck dominates.</p>")
+                  f"(one seat in {len(O['seats'])}: {pct(1 / len(O['seats']))}; a shared win counts for each "
+                  "winner). If the stronger bot does not win more, luck dominates.</p>")
     elif run["skill_games_per_pair"]:
         body = "<p>No skill matrix: the engine offers no heuristic for the greedy and search bots.</p>"
     else:
@@ -383,16 +408,20 @@ def _players_body(s: dict) -> str:
     rows, verdicts = [], []
     for block in s["players"]:
         edge = block["first_edge"]
-        seats = " / ".join(pct(r["rate"]) for r in block["seats"])
+        seats = " / ".join(pct(_share_of(r)["value"]) for r in block["seats"])
+        spread = block.get("seat_spread_interval") or [None, None]
+        spread_text = "-" if block.get("seat_spread") is None else (
+            f"{block['seat_spread'] * 100:.1f} pts" + ("" if spread[0] is None else
+                                                       f" [{spread[0] * 100:.1f}, {spread[1] * 100:.1f}]"))
         if edge is None:
-            rows.append([block["players"], f"{block['games']:,}", seats, "-"])
+            rows.append([block["players"], f"{block['games']:,}", seats, spread_text, "-"])
             continue
-        rows.append([block["players"], f"{block['games']:,}", seats,
+        rows.append([block["players"], f"{block['games']:,}", seats, spread_text,
                      f"{edge['value'] * 100:+.1f} pts [{edge['low'] * 100:+.1f}, {edge['high'] * 100:+.1f}]"])
         real = "real" if edge["low"] > 0 else "a disadvantage" if edge["high"] < 0 else "not shown"
         verdicts.append(f"{block['players']} players: {real}")
-    return (table(["players", "games", "win rate by seat 1 / 2 / ...", "start player's edge over a fair share "
-                   "[95% CI]"], rows)
+    return (table(["players", "games", "share of the wins by seat 1 / 2 / ...", "spread [95% CI]",
+                   "start player's edge over the mean seat [95% CI]"], rows)
             + f"<p>The start player's edge: {esc('; '.join(verdicts))}. Each count is played with the same bots and "
               "master seed; the main run gives its own count's row.</p>")
 

@@ -20,6 +20,7 @@ import copy
 import csv
 import io
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,8 @@ from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .sweep_report import check_names
 from .thresholds import Thresholds
-from .validate import RunOptions, judged, run_record, static_problems, time_model, with_expansions, worst
+from .validate import (RunOptions, judged, planned_games, run_record, static_problems, time_model, with_expansions,
+                       worst)
 from .variants import Axis, Variant, compile_variants, grid, make_variants, parse_vary
 
 
@@ -52,6 +54,7 @@ class Evaluated:
     summary: dict
     verdicts: list
     headline: dict
+    unsure: list | None = None  # with --until-sure: the checks still unsure ({"check", "why"}), [] when all sure
 
     @property
     def status(self) -> str:
@@ -67,6 +70,7 @@ class SweepResult:
     files: list[Path]
     seconds: float
     workers: int
+    grid: int = 0  # the variants of the whole grid (more than ``results`` when --sample chose some)
 
 
 # ------------------------------------------------------------------ the pieces
@@ -101,15 +105,35 @@ def light_thresholds(th: Thresholds, spec) -> Thresholds:
     return out
 
 
+def variant_streams(spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds) \
+        -> list[Stream]:
+    """Games ``first .. first+games-1`` of every variant as the runner's streams (keyed by variant index)."""
+    play_opts = PlayOptions(turn_cap=int(th.get("stalls", "turn_cap")))
+    model = time_model(th)
+    return [Stream(v.index, v.game, "main", master, games,
+                   [parse_bots(v.bots or spec.default_bots, v.players, spec)], play_opts, model, first=first)
+            for v in variants]
+
+
 def play_variants(pool: Pool, spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds,
                   on_progress: Callable[[int], None] | None = None) -> dict:
     """Games ``first .. first+games-1`` of every variant, through one pipeline: variant index -> Tally."""
-    play_opts = PlayOptions(turn_cap=int(th.get("stalls", "turn_cap")))
-    model = time_model(th)
-    streams = [Stream(v.index, v.game, "main", master, games,
-                      [parse_bots(v.bots or spec.default_bots, v.players, spec)], play_opts, model, first=first)
-               for v in variants]
-    return run_streams(pool, streams, on_progress)
+    return run_streams(pool, variant_streams(spec, variants, first, games, master, th), on_progress)
+
+
+def variants_until_sure(pool: Pool, spec, variants: list[Variant], tallies: dict, th: Thresholds, opts,
+                        judge=None, on_progress: Callable[[int], None] | None = None, started: float | None = None) \
+        -> dict:
+    """``--until-sure`` for a sweep or a tune: further looks of each variant whose verdicts (or ``judge``'s
+    goals) are not all sure, its first look being ``tallies``; the record of :func:`validator.sure.play_until_sure`
+    (``unsure_by``: variant index -> what stayed unsure)."""
+    from .sure import play_until_sure, unsure_main
+
+    boxes = {v.index: th.box(v.data.manifest.playtime) for v in variants}
+    first = min(tallies[v.index].games for v in variants)
+    streams = variant_streams(spec, variants, 0, first, opts.seed, th)
+    judge = judge or (lambda key, tally, conf: unsure_main(tally, th, boxes[key], conf))
+    return play_until_sure(pool, streams, tallies, judge, opts.max_games, opts.max_seconds, started, on_progress)
 
 
 def evaluate(spec, variant: Variant, tally, th: Thresholds, seed: int) -> Evaluated:
@@ -136,7 +160,7 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
     spec, axes, variants = prepare(data, vary, opts.players, opts.rules, opts.bots, opts.expansions, opts.sample,
                                    opts.seed)
     th = light_thresholds(opts.thresholds, spec)
-    total = opts.games * len(variants)
+    total = planned_games(opts, opts.games) * len(variants)
     done = {"n": 0}
 
     def advance(n: int) -> None:
@@ -144,10 +168,16 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
         if progress:
             progress(done["n"], total)
 
+    sure = None
     with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
         tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
+        if opts.until_sure:
+            sure = variants_until_sure(pool, spec, variants, tallies, th, opts, on_progress=advance, started=started)
         workers = pool.workers
     results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]
+    if sure is not None:
+        for r in results:
+            r.unsure = sure["unsure_by"][r.variant.index]
     files = []
     if opts.write:
         out_dir = Path(opts.out) / data.slug / "sweep"
@@ -160,21 +190,29 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
             out_dir / "report.html": render_sweep(record, spec, axes, results),
         }
         files = write_files(texts)
-    return SweepResult(data.slug, data.title, axes, results, files, time.perf_counter() - started, workers)
+    return SweepResult(data.slug, data.title, axes, results, files, time.perf_counter() - started, workers,
+                       grid_size(axes))
+
+
+def grid_size(axes: list[Axis]) -> int:
+    """The variants of the whole grid of ``axes``."""
+    return math.prod(len(a.values) for a in axes)
 
 
 def sweep_record(data, spec, axes: list[Axis], opts: SweepOptions) -> dict:
     """What the sweep played, for its files: the same record gives the same files, whatever the workers."""
     return {"game": data.slug, "title": data.title, "games": opts.games, "players": opts.players,
             "bots": opts.bots or spec.default_bots, "master_seed": opts.seed, **variants_record(spec, opts),
-            "axes": axes_record(axes)}
+            "grid": grid_size(axes), "axes": axes_record(axes)}
 
 
 def variants_record(spec, opts: SweepOptions) -> dict:
     """The settings every variant of a sweep or a tune starts from, for their records."""
     return {"rules_options": {k.replace("_", "-"): v for k, v in spec.options(opts.rules).items()},
             "sample": opts.sample, "expansions": sorted(opts.expansions) if opts.expansions is not None else None,
-            "thresholds_source": opts.thresholds.source}
+            "thresholds_source": opts.thresholds.source,
+            **({"until_sure": {"max_games": planned_games(opts, opts.games), "max_seconds": opts.max_seconds}}
+               if opts.until_sure else {})}
 
 
 def axes_record(axes: list[Axis]) -> list[dict]:
@@ -193,6 +231,9 @@ def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
     for k in figures:
         header += [k, f"{k}_low", f"{k}_high"]
     header += [f"verdict:{c}" for c in checks] + ["changes"]
+    sure = any(r.unsure is not None for r in results)
+    if sure:
+        header.append("unsure")
     w.writerow(header)
     for r in results:
         v = r.variant
@@ -202,6 +243,8 @@ def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:
             row += ["" if f.get(x) is None else f[x] for x in ("value", "low", "high")]
         status = {x.check: x.status for x in r.verdicts}
         row += [status.get(c, "") for c in checks] + ["; ".join(v.changes)]
+        if sure:
+            row.append("; ".join(u["check"] for u in r.unsure or ()))
         w.writerow(row)
     return buf.getvalue()
 
@@ -211,4 +254,5 @@ def sweep_json(record: dict, spec, results: list[Evaluated]) -> dict:
                                          describe(spec).items()},
             "variants": [{"variant": r.variant.index + 1, "point": list(r.variant.point), "as_is": r.variant.current,
                           "changes": r.variant.changes, "games": r.tally.games, "verdict": r.status,
-                          "headline": r.headline, "verdicts": r.summary["verdicts"]} for r in results]}
+                          "headline": r.headline, "verdicts": r.summary["verdicts"],
+                          **({} if r.unsure is None else {"unsure": r.unsure})} for r in results]}

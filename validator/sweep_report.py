@@ -160,11 +160,22 @@ def check_names(results: list) -> list[str]:
 def render_sweep(record: dict, spec, axes, results) -> str:
     names = [a.name for a in axes]
     n = len(results)
-    parts = [f"<h1>{esc(record['title'])}: sweep of {n} variant{'s' if n != 1 else ''}</h1>",
-             f"<p class='sub'>{record['games']:,} games per variant, every variant on the same game seeds (master "
+    grid = record.get("grid", n)
+    which = f"{n} of {grid} variants sampled" if n < grid else f"{n} variant{'s' if n != 1 else ''}"
+    games = (f"{record['games']:,} games per variant, then looks of twice as many until each variant's verdicts are "
+             f"sure or {record['until_sure']['max_games']:,} games are played" if record.get("until_sure") else
+             f"{record['games']:,} games per variant")
+    parts = [f"<h1>{esc(record['title'])}: sweep of {which}</h1>",
+             f"<p class='sub'>{games}, every variant on the same game seeds (master "
              f"seed {record['master_seed']}): game <i>i</i> is dealt and drawn alike wherever the variants allow, "
              "so differences between variants are less noisy than between separate runs.</p>"]
     parts.append(axes_table(record))
+    unsure = [[str(r.variant.index + 1), f"{r.tally.games:,}", esc("; ".join(f"{u['check']}: {u['why']}"
+                                                                          for u in r.unsure))]
+              for r in results if r.unsure]
+    if unsure:
+        parts.append("<h2>Still unsure</h2><p class='look'>The variants whose verdicts the budget left unsure, and "
+                     "why.</p>" + table(["#", "games", "unsure"], unsure, left=3))
     parts.append("<h2>Verdict map</h2><p class='look'>Each variant's verdicts (the deck as it is, when it is "
                  "among the variants, is highlighted). Verdicts near a threshold may flip with noise: read them "
                  "with the intervals below.</p>" + verdict_map(results, check_names(results), names))
@@ -186,7 +197,7 @@ def _goal_cell(j: dict) -> str:
         return "-"
     if isinstance(j["value"], str):
         return esc(j["value"])
-    mark = "sure" if j["sure"] else "met" if j["met"] else "not met"
+    mark = "met surely" if j["sure"] else "met by the estimate only" if j["met"] else "not met"
     cls = "PASS" if j["sure"] else "WARN" if j["met"] else "FAIL"
     return (f"{j['value']:.1f} <span class='muted'>[{j['low']:.1f}, {j['high']:.1f}]</span> "
             f"<span class='badge {cls}'>{mark}</span>")
@@ -203,12 +214,14 @@ def render_tune(record: dict, spec, result) -> str:
     best = result.best
     top = best[0] if best else None
     if top is not None and top.met:
-        lead = ("The best variant meets every goal " + ("with 95% confidence" if top.sure else
-                "by its estimates (not every interval lies inside: more games would tell)") + ".")
+        lead = ("The best variant meets every goal " + ("surely: every interval lies inside its goal" if top.sure
+                else "by its estimates only (an interval reaches outside its goal: more games, or --until-sure, "
+                     "would tell)") + ".")
     else:
         lead = "No variant tried meets every goal; the closest are below."
     parts.append(f"<h2>Best variants</h2><p class='look'>{esc(lead)} Each goal: the figure, its 95% interval and "
-                 "whether the estimate (met) or the whole interval (sure) lies inside the goal.</p>")
+                 "whether the whole interval (met surely) or only the estimate (met by the estimate only) lies "
+                 "inside the goal.</p>")
     rows = []
     shown = list(best) + ([result.as_is] if result.as_is is not None and result.as_is not in best else [])
     for t in shown:

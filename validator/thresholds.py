@@ -14,6 +14,10 @@ An engine adds its own sections (``GameSpec.thresholds``) and its time
 defaults (``GameSpec.time``): :meth:`Thresholds.bind` applies them, with the
 file's values on top.  An unknown section or key is an error that lists the
 accepted ones; a section only another engine knows is left to that engine.
+
+A figure is compared with a threshold exactly: :func:`above` and :func:`below`
+round away what floating point adds (a spread of 8 points is 0.08000000000000002
+as a difference of two shares), so a figure equal to its threshold is not beyond it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,19 @@ from pathlib import Path
 
 from model.errors import PnpError
 from model.manifest import playtime_minutes
+
+PLACES = 9  # decimals a figure and a threshold are compared to: far finer than any count of games tells apart
+
+
+def above(value: float, limit: float) -> bool:
+    """``value`` strictly above ``limit``, compared exactly (to :data:`PLACES` decimals)."""
+    return round(value - limit, PLACES) > 0
+
+
+def below(value: float, limit: float) -> bool:
+    """``value`` strictly below ``limit``, compared exactly (to :data:`PLACES` decimals)."""
+    return round(limit - value, PLACES) > 0
+
 
 #: section -> key -> (default, help)
 DEFAULTS: dict[str, dict[str, tuple]] = {
@@ -38,8 +55,9 @@ DEFAULTS: dict[str, dict[str, tuple]] = {
         "setup_minutes": (0.0, "setup time added to every game"),
     },
     "balance": {
-        "seat_spread_warn": (0.08, "largest minus smallest win rate by seat: above this WARN"),
-        "seat_spread_fail": (0.20, "... above this with 95% confidence: FAIL"),
+        "seat_spread_warn": (0.08, "the best minus the worst seat's share of the wins (a shared win split "
+                                   "evenly): above this WARN"),
+        "seat_spread_fail": (0.20, "... above this with 95% confidence (the interval's lower end): FAIL"),
         "tie_rate_warn": (0.10, "share of games that end in a tie: above this WARN"),
         "tie_rate_fail": (0.30, "... above this with 95% confidence: FAIL"),
     },

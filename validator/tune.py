@@ -13,7 +13,9 @@ variant plays the same game seeds, so variants are compared on the same deals.  
 variant's score is how far its figures' estimates lie outside the goals (each in
 units of the goal's own size), then how far the far ends of their 95% intervals do,
 then how many changes it needs; a goal is met *surely* when the whole interval lies
-inside it.
+inside it, and *by the estimate only* when the estimate does and the interval reaches
+outside.  With ``until_sure`` the finalists play on after the last round, in looks of
+twice the games (:mod:`validator.sure`), until each goal is surely met or surely missed.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from model.errors import CommandLineError
 from .figures import describe
 from .runner import Pool
 from .sweep import (Evaluated, SweepOptions, axes_record, evaluate, light_thresholds, play_variants, prepare,
-                     variants_record)
+                     variants_record, variants_until_sure)
 
 _GOAL = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*(<=|>=|<|>|=)\s*(.+?)\s*$")
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -142,6 +144,7 @@ class Tuned:
     score: tuple
     goals: list[dict]
     round: int  # the last round it played in (0: the first)
+    unsure: list | None = None  # with --until-sure: the goals still unsure ({"check", "why"}) after its looks
 
     @property
     def met(self) -> bool:
@@ -229,6 +232,19 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
                 chosen = [v for v in ranked if not v.current][:keep - len(base)]
                 alive = sorted(base + chosen, key=lambda v: v.index)
             played = n
+        if opts.until_sure:
+            sure = variants_until_sure(pool, spec, alive, tallies, th, opts, _goals_judge(goals, spec, th),
+                                       advance, started)
+            for v in alive:
+                e = evaluate(spec, v, tallies[v.index], th, opts.seed)
+                key, judged = score(goals, e)
+                unsure = sure["unsure_by"][v.index]
+                texts = {g.text for g in goals}
+                for j in judged:  # surely met only at the looks' confidence (a verdict goal: its checks sure)
+                    j["sure"] = j["sure"] and not any(u["check"] == j["goal"] or (j["goal"] in VERDICT_GOALS and
+                                                                                 u["check"] not in texts)
+                                                      for u in unsure)
+                last[v.index] = Tuned(e, key, judged, len(plan) - 1, unsure)
     ranked_all = sorted(last.values(), key=lambda t: (-t.round, t.score))
     files = []
     result = TuneResult(data.slug, data.title, goals, axes, ranked_all, rounds, files, 0.0, done["n"], workers,
@@ -243,6 +259,34 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
                                     out_dir / "report.html": render_tune(record, spec, result)})
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _goals_judge(goals: list[Goal], spec, th):
+    """What ``--until-sure`` waits for in a finalist: each goal surely met or surely missed (the figure's
+    interval, at the look's confidence, wholly inside or wholly outside it); a verdict goal, its verdicts'
+    figures sure."""
+    from .figures import headline
+    from .sure import unsure_main
+
+    def judge(key, tally, conf):
+        out = []
+        figures = headline(tally, spec, conf)
+        if any(g.key in VERDICT_GOALS for g in goals):
+            out += unsure_main(tally, th, None, conf)
+        for g in goals:
+            f = figures.get(g.key) or {}
+            if g.key in VERDICT_GOALS or f.get("value") is None:
+                continue
+            low, high = f["low"], f["high"]
+            met = _outside(low, g) == 0 and _outside(high, g) == 0
+            missed = (g.high is not None and low > g.high) or (g.low is not None and high < g.low)
+            if not (met or missed):
+                out.append({"check": g.text, "why": f"{g.key}'s interval {f['low']:.2f} to {f['high']:.2f} at "
+                                                    f"{conf * 100:.1f}% confidence reaches both inside and outside "
+                                                    "the goal"})
+        return out
+
+    return judge
 
 
 def _plan(n: int, opts: TuneOptions) -> list[tuple[int, int]]:

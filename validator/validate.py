@@ -18,14 +18,15 @@ from model.errors import CommandLineError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
 from validator.kit.stats import diff_interval
 from validator.kit.stats import rate as _rate
+from validator.kit.stats import rounded
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
 from .failures import replay_failure
-from .figures import Games, headline
+from .figures import Games, edge_interval, headline, share_intervals, spread_interval, win_sets
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
-from .thresholds import Thresholds
+from .thresholds import Thresholds, above, below
 
 SKILL_BOTS = ("random", "greedy", "search")
 DRAMA_GAMES = 2000  # the first games of the main run whose standings feed the lead and drama figures
@@ -50,6 +51,9 @@ class RunOptions:
     expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+    until_sure: bool = False  # play more looks until every verdict is sure (validator.sure)
+    max_games: int | None = None  # ... up to this many games per player count or variant (None: sure.MAX_FACTOR x)
+    max_seconds: float | None = None  # ... or until this many seconds have passed
 
 
 @dataclass
@@ -136,7 +140,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     def advance(n: int) -> None:
         done["n"] += n
         if progress:
-            progress(data.slug, done["n"], opts.games + skill_total)
+            progress(data.slug, done["n"], planned_games(opts, opts.games) + skill_total)
 
     per_game = Games() if opts.per_game else None
     on_rows = writer.write if writer else None
@@ -146,7 +150,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             if write is not None:
                 write(rows)
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      on_rows, min(opts.games, opts.drama_games),
+                      on_rows, min(planned_games(opts, opts.games), opts.drama_games),
                       on_values=None if per_game is None else
                       (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
     for a, b in pairs:
@@ -159,7 +163,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
-    skill_total += opts.sweep_games * len(sweep)
+    skill_total += planned_games(opts, opts.sweep_games) * len(sweep)
     try:
         with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
             t0 = time.perf_counter()
@@ -171,7 +175,8 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
                     main_done["t"] = time.perf_counter() - t0
 
             tallies = run_streams(pool, streams, advance_main)
-            main_seconds = main_done.get("t", time.perf_counter() - t0)
+            sure = _until_sure(pool, streams, tallies, th, data, opts, advance, started) if opts.until_sure else None
+            main_seconds = main_done.get("t", time.perf_counter() - t0) if sure is None else time.perf_counter() - t0
             workers = pool.workers
     except BaseException:
         if writer:
@@ -180,17 +185,22 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     tally = tallies.pop("main")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
+    meta = run_record(data, spec, rules, opts.players, tally.games, opts.seed, bots, skill_games, play_opts.turn_cap,
                       opts.strict, th, opts.expansions)
     summary = summarize(game, spec, tally, skill, problems, meta, th)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
+    if sure is not None:
+        from .sure import WAITED, not_waited_for
+
+        summary["until_sure"] = {**{k: v for k, v in sure.items() if k != "unsure_by"}, "asked": opts.games,
+                                 "not_waited_for": not_waited_for(verdicts, set(WAITED))}
     seconds = time.perf_counter() - started
     summary["timing"] = {
         "wall_seconds": round(seconds, 3),
         "simulation_seconds": round(main_seconds, 3),
-        "games_per_second": round(opts.games / main_seconds, 1) if main_seconds > 0 else None,
+        "games_per_second": round(tally.games / main_seconds, 1) if main_seconds > 0 else None,
         "workers": workers,
         "scheduler": opts.scheduler,
     }
@@ -201,6 +211,31 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+
+
+def planned_games(opts: RunOptions, games: int) -> int:
+    """The games a stream may play: ``games``, or the last look's with ``--until-sure``."""
+    if not opts.until_sure:
+        return games
+    from .sure import plan
+
+    return plan(games, opts.max_games)[-1]
+
+
+def _until_sure(pool, streams: list, tallies: dict, th: Thresholds, data, opts: Options, advance, started) -> dict:
+    """``--until-sure``: further looks of the main games and of each further player count, until their verdicts
+    are sure (validator.sure); the skill pairings play once."""
+    from .sure import play_until_sure, unsure_main, unsure_seats
+
+    box = th.box(data.manifest.playtime)
+
+    def judge(key, tally, conf):
+        if key == "main":
+            return unsure_main(tally, th, box, conf)
+        return unsure_seats(tally, th, conf, f"seat balance, {key[1]} players")
+
+    waited = [st for st in streams if st.key == "main" or (isinstance(st.key, tuple) and st.key[0] == "players")]
+    return play_until_sure(pool, waited, tallies, judge, opts.max_games, opts.max_seconds, started, advance)
 
 
 def static_problems(spec, data, players: int) -> list[Problem]:
@@ -262,22 +297,50 @@ def skill_bots(spec) -> tuple[str, ...]:
 
 
 def players_summary(tallies: dict) -> list[dict]:
-    """Seat balance per player count: each seat's win rate and the start player's
-    edge over a fair share, with 95% intervals."""
+    """Seat balance per player count: each seat's win rate and share of the wins, the spread between the best
+    and the worst seat and the start player's edge over the mean seat, with 95% intervals."""
     out = []
     for n in sorted(tallies):
         t = tallies[n]
-        seats = []
-        for seat in range(n):
-            r = _rate(t.seat_wins[seat], t.seat_games[seat])
-            r["seat"] = seat + 1
-            seats.append(r)
-        first = seats[0]
-        out.append({"players": n, "games": t.games, "fair_share": round(1 / n, 4), "seats": seats,
-                    "first_edge": None if first["rate"] is None else {
-                        "value": round(first["rate"] - 1 / n, 4), "low": round(first["low"] - 1 / n, 4),
-                        "high": round(first["high"] - 1 / n, 4)}})
+        sets = win_sets(t)
+        block = {"players": n, "games": t.games, **seat_block(t, n, sets)}
+        edge = edge_interval(sets, n) if t.games else None
+        block["first_edge"] = None if edge is None else dict(zip(("value", "low", "high"), map(rounded, edge)))
+        out.append(block)
     return out
+
+
+def seat_block(t: Tally, players: int, sets: dict[int, int]) -> dict:
+    """Each seat's win rate (a shared win counts for each winner) and share of the wins (a shared win split
+    evenly, with its interval), the mean seat's share, the spread of the shares with its interval, and the
+    games' winning-seat sets (what the intervals are computed from)."""
+    seats = []
+    shares = share_intervals(sets, players)
+    for s in range(players):
+        r = _rate(t.seat_wins[s], t.seat_games[s])
+        r["seat"] = s + 1
+        r["solo_wins"] = t.seat_solo[s]
+        r["share"] = dict(zip(("value", "low", "high"), map(rounded, shares[s])))
+        seats.append(r)
+    spread = spread_interval(sets, players) if t.games else (None, None, None)
+    decided = t.games - sets.get(0, 0)
+    return {"seats": seats,
+            "seat_spread": rounded(spread[0]),
+            "seat_spread_interval": [rounded(spread[1]), rounded(spread[2])],
+            "fair_share": round(decided / (t.games * players), 4) if t.games else round(1 / players, 4),
+            "win_sets": [{"seats": [s + 1 for s in range(players) if mask >> s & 1], "games": sets[mask]}
+                         for mask in sorted(sets)]}
+
+
+def outcome_sets(block: dict) -> tuple[dict[int, int], int]:
+    """The winning-seat sets and the players of a summary's seat block (``outcome``, or a ``players`` row);
+    a summary made before they were kept gives them from its seats' counts."""
+    from .figures import sets_from_seats
+
+    seats = block["seats"]
+    if "win_sets" in block:
+        return {sum(1 << (x - 1) for x in row["seats"]): row["games"] for row in block["win_sets"]}, len(seats)
+    return sets_from_seats([r["count"] for r in seats], seats[0]["of"] if seats else 0), len(seats)
 
 
 def _pairs(names):
@@ -330,19 +393,10 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
     if box:
         inside = sum(c for k, c in t.tenths.items() if box[0] <= k / 10 <= box[1])
         length["inside_box"] = _rate(inside, n_games)
-    seats = []
-    for s in range(players):
-        r = _rate(t.seat_wins[s], t.seat_games[s])
-        r["seat"] = s + 1
-        r["solo_wins"] = t.seat_solo[s]
-        seats.append(r)
-    rates = [r["rate"] for r in seats if r["rate"] is not None]
     stall_reasons = tuple(spec.stalls)
     stalls = sum(t.ends[k] for k in stall_reasons)
     outcome = {
-        "seats": seats,
-        "seat_spread": round(max(rates) - min(rates), 4) if rates else None,
-        "fair_share": round(1 / players, 4),
+        **seat_block(t, players, win_sets(t)),
         "ties": _rate(t.ties, n_games),
         "completed": _rate(n_games - stalls, n_games),
         "turn_cap": _rate(t.ends["turn-cap"], n_games),
@@ -484,9 +538,9 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
         lo, hi = box
         m = s["length"]["minutes"]
         text = f"median {med:.1f} min (5-95%: {m['p5']:.0f}-{m['p95']:.0f}) against the box's {lo:g}-{hi:g} min"
-        if lo <= med <= hi:
+        if not below(med, lo) and not above(med, hi):
             out.append(Verdict(PASS, "game length", text))
-        elif lo * (1 - f) <= med <= hi * (1 + f):
+        elif not below(med, lo * (1 - f)) and not above(med, hi * (1 + f)):
             out.append(Verdict(WARN, "game length", text))
         else:
             out.append(Verdict(FAIL, "game length", text + f" (beyond {lo * (1 - f):g}-{hi * (1 + f):g})"))
@@ -494,14 +548,18 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
     seats = s["outcome"]["seats"]
     spread = s["outcome"]["seat_spread"]
     if spread is not None and all(r["rate"] is not None for r in seats):
-        out.append(_seat_balance(seats, th))
+        out.append(_seat_balance(s["outcome"], th))
+    for block in s.get("players") or ():  # the further player counts of --players 2,3,4
+        if block["players"] != len(seats) and block["games"]:
+            v = _seat_balance(block, th, f"seat balance, {block['players']} players")
+            out.append(Verdict(v.status, v.check, f"{block['games']:,} games; {v.message}"))
     ties = s["outcome"]["ties"]
     warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
-    out.append(Verdict(FAIL if ties["low"] > fail else WARN if ties["rate"] > warn else PASS, "ties",
+    out.append(Verdict(FAIL if above(ties["low"], fail) else WARN if above(_share(ties), warn) else PASS, "ties",
                        f"{ties['rate'] * 100:.1f}% of games end in a tie"))
     stall = s["outcome"]["stalls"]
     warn, fail = th.get("stalls", "stall_rate_warn"), th.get("stalls", "stall_rate_fail")
-    out.append(Verdict(FAIL if stall["rate"] > fail else WARN if stall["rate"] > warn else PASS, "stalls",
+    out.append(Verdict(FAIL if above(_share(stall), fail) else WARN if above(_share(stall), warn) else PASS, "stalls",
                        f"{stall['count']} game(s) stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, "
                        "loops, stuck positions)"))
     if spec is not None and spec.verdicts is not None:
@@ -513,7 +571,7 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
     if len(names) >= 2 and names[0] in m.get(names[1], {}):
         weak, strong = names[0], names[1]
         g, r = m[strong][weak], m[weak][strong]
-        gap = (g["rate"] or 0) - (r["rate"] or 0)
+        gap = _share(g) - _share(r)
         need = th.get("skill", "skill_gap_warn")
         _, low, high = diff_interval(g["count"], g["of"], r["count"], r["of"])
         line = (f"{strong} wins {g['rate'] * 100:.0f}% of its seats against {weak}'s {r['rate'] * 100:.0f}% "
@@ -521,17 +579,22 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
         if len(names) >= 3 and strong in m.get(names[2], {}):
             sg, gs = m[names[2]][strong], m[strong][names[2]]
             line += f"; {names[2]} {sg['rate'] * 100:.0f}% against {strong}'s {gs['rate'] * 100:.0f}%"
-        if gap <= need:  # the gap a designer asks for is not there: for sure, or the games are too few to tell
-            line += (": luck dominates" if high <= need else
+        if not above(gap, need):  # the gap a designer asks for is not there: for sure, or too few games to tell
+            line += (": luck dominates" if not above(high, need) else
                      f": too few games to tell whether the gap reaches {need * 100:.0f} points; "
                      "raise --skill-games")
-        out.append(Verdict(PASS if gap > need else WARN, "skill", line))
+        out.append(Verdict(PASS if above(gap, need) else WARN, "skill", line))
     ri = s["skill"]["richness"]
-    share = ri["turns_with_choice"]["rate"]
-    if share is not None:
-        out.append(Verdict(PASS if share >= th.get("richness", "choice_share_warn") else WARN, "decisions",
-                           richness_text(ri)))
+    turns = ri["turns_with_choice"]
+    if turns["rate"] is not None:
+        out.append(Verdict(WARN if below(_share(turns), th.get("richness", "choice_share_warn")) else PASS,
+                           "decisions", richness_text(ri)))
     return out
+
+
+def _share(r: dict) -> float:
+    """A rate block's share from its counts (exact), or its rounded rate when it has none."""
+    return r["count"] / r["of"] if r.get("of") else (r.get("rate") or 0.0)
 
 
 def judged(summary: dict, th: Thresholds, spec) -> list[Verdict]:
@@ -556,27 +619,33 @@ def richness_text(ri: dict) -> str:
     return text
 
 
-def _seat_balance(seats: list[dict], th: Thresholds) -> Verdict:
-    """Seat balance: the best and worst seat's win rates, their difference with Newcombe's 95% interval.  A
-    WARN follows the estimate; a FAIL needs the whole interval above the FAIL threshold; a WARN whose interval
-    still reaches 0 says that the seats may be even."""
+def _seat_balance(block: dict, th: Thresholds, check: str = "seat balance") -> Verdict:
+    """Seat balance: each seat's share of the wins (a shared win split evenly) and the spread between the best
+    and the worst seat, with an interval for the true spread that allows for having picked those two seats
+    after seeing the games (``figures.spread_interval``).  A WARN follows the estimate; a FAIL needs the
+    interval's lower end above the FAIL threshold; a WARN says whether the interval rules out even seats and
+    whether it stays above the warning."""
     warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
-    best = max(range(len(seats)), key=lambda i: seats[i]["rate"])
-    worst = min(range(len(seats)), key=lambda i: seats[i]["rate"])
-    b, w = seats[best], seats[worst]
-    spread, low, high = diff_interval(b["count"], b["of"], w["count"], w["of"])
-    rates = ", ".join(f"{r['rate'] * 100:.1f}%" for r in seats)
-    text = (f"win rate by seat {rates}: spread {spread * 100:.1f} points between seat {b['seat']} and seat "
-            f"{w['seat']} (95% interval {max(0.0, low) * 100:.1f} to {high * 100:.1f})")
-    status = FAIL if low > fail else WARN if spread > warn else PASS
+    sets, players = outcome_sets(block)
+    shares = share_intervals(sets, players)
+    spread, low, high = spread_interval(sets, players)
+    best = max(range(players), key=lambda i: shares[i][0])
+    worst = min(range(players), key=lambda i: shares[i][0])
+    text = (f"share of the wins by seat {', '.join(f'{v * 100:.1f}%' for v, _, _ in shares)}: spread "
+            f"{spread * 100:.1f} points between seat {best + 1} and seat {worst + 1} (95% interval "
+            f"{low * 100:.1f} to {high * 100:.1f})")
+    status = FAIL if above(low, fail) else WARN if above(spread, warn) else PASS
     if status == WARN and low <= 0:
         text += (f"; above the {warn * 100:g}-point warning, but the interval does not rule out even seats: "
                  "more games will tell")
+    elif status == WARN and not above(low, warn):
+        text += (f"; above the {warn * 100:g}-point warning: the seats are uneven, and whether by more than "
+                 f"{warn * 100:g} points more games will tell")
     elif status == WARN:
-        text += f"; above the {warn * 100:g}-point warning"
+        text += f"; above the {warn * 100:g}-point warning with 95% confidence"
     elif status == FAIL:
         text += f"; above {fail * 100:g} points with 95% confidence"
-    return Verdict(status, "seat balance", text)
+    return Verdict(status, check, text)
 
 
 # ------------------------------------------------------------------ replay

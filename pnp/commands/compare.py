@@ -54,18 +54,19 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red", None: "dim"}
     out.print(f"[bold]{c.title}[/bold]: this deck against {c.ref.label}", highlight=False)
     width = max(len(k) for k in c.figures) if c.figures else 10
+    reasons = list(dict.fromkeys(f["unpaired_because"] for f in c.figures.values() if not f.get("paired")))
     for k, f in c.figures.items():
         unit = f" {f['unit']}" if f["unit"] else ""
         interval = "" if f["low"] is None else f" [{f['low']:+.2f}, {f['high']:+.2f}]"
         sure = "" if f["low"] is None or f["low"] <= 0 <= f["high"] else "  *"
+        mark = "" if f.get("paired") else " (unpaired)"
         out.print(f"  {k:<{width}}  {f['reference']:>8.2f} -> {f['value']:>8.2f}{unit}  "
-                  f"{f['difference']:+.2f}{interval}{'' if f.get('paired') else ' (unpaired)'}{sure}",
-                  highlight=False)
+                  f"{f['difference']:+.2f}{interval}{mark}{sure}", highlight=False)
     changed = [v for v in c.verdicts if v["change"] != "same"]
     for v in changed:
         a, b = v["reference"], v["now"]
         out.print(f"  [{styles[a]}]{a or '-'}[/{styles[a]}] -> [{styles[b]}]{b or '-'}[/{styles[b]}] {v['check']} "
-                  f"({v['change']}): {v['message'] or v['reference_message']}", highlight=False)
+                  f"({_change(v, c.figures)}): {v['message'] or v['reference_message']}", highlight=False)
     if not changed:
         out.print("  no verdict changed", highlight=False)
     for r in c.cards[:5]:
@@ -73,12 +74,32 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
             out.print(f"  card {r['name']} ({r['id']}): {r['difference']:+.1f} "
                       f"[{r['low']:+.1f}, {r['high']:+.1f}] {r['measure']}", highlight=False)
     out.print("  * the 95% interval leaves out 0", highlight=False)
+    for why in reasons:
+        keys = ", ".join(k for k, f in c.figures.items() if not f.get("paired") and f["unpaired_because"] == why)
+        out.print(f"  unpaired ({keys}): {why}; each difference comes from the two runs' own intervals, wider "
+                  "than a paired one", highlight=False)
     for f in c.files:
         out.print(f"{slug}: {f}", highlight=False)
     if c.worse:
         err.print(f"{len(c.worse)} verdict(s) got worse than the reference: "
                   + ", ".join(v["check"] for v in c.worse))
         sys.exit(1)
+
+
+def _change(v: dict, figures: dict) -> str:
+    """A verdict's change as the terminal says it: with the figure behind a worse-looking flip and the interval
+    the exit code reads (the checks a figure measures share its 5% error)."""
+    f = figures.get(v["figure"]) if v.get("figure") else None
+    if f is not None:
+        low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+        interval = f"{f['difference']:+.2f}, {f.get('gate', 0.95) * 100:.1f}% interval [{low:+.2f}, {high:+.2f}]"
+    if v["change"] == "within noise":
+        if f is None:
+            return "within noise: no headline figure measures it, so its flip is not counted"
+        return f"within noise: {v['figure']} {interval} holds 0, so its flip is not counted"
+    if v["change"] == "worse" and f is not None:
+        return f"worse: {v['figure']} moved {interval}"
+    return v["change"]
 
 
 def refuse_clashes(slugs, replay) -> None:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..console import err, out
 
-STYLES = {"held": "green", "FAILED": "red", "not checked": "yellow"}
+STYLES = {"held": "green", "FAILED": "red", "not checked": "yellow", "stopped": "yellow"}
 
 
 def check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, workers, games, players) -> None:

@@ -31,6 +31,14 @@ def common_play_options(f):
                                                   "[default: the game's own choice]"),
         rule_option("Set a rules option for every variant (repeatable)."),
         thresholds_option,
+        click.option("--until-sure", is_flag=True,
+                     help="Each variant plays on (twice the games, four times ...) until what it is judged on is "
+                          "sure (5% error over all the looks), or --max-games / --max-seconds is spent."),
+        click.option("--max-games", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="With --until-sure: at most N games per variant  [default: 32 x --games]"),
+        click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
+                     help="With --until-sure: start no look that would end after S seconds (the result then "
+                          "depends on the machine's speed)."),
         data_option, expansion_option, out_option,
     ]):
         f = option(f)
@@ -47,6 +55,11 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     data = common["data"]
     if common["scheduler"] and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
+    for name, flag in (("max_games", "--max-games"), ("max_seconds", "--max-seconds")):
+        if explicit(ctx, name) and not common["until_sure"]:
+            raise CommandLineError(f"{flag} is the budget of --until-sure; add --until-sure or leave {flag} out")
+    if common["max_games"] is not None and common["max_games"] < own["games"]:
+        raise CommandLineError(f"--max-games {common['max_games']} is fewer than --games {own['games']}")
     project = load_project(data, [slug])
     spec = get_spec(project.games[slug])
     boxes = project.select_expansions(common["expansions"], strict=True)[slug]
@@ -54,7 +67,9 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     th = load_thresholds(find_thresholds(data, common["thresholds"]))
     return project.games[slug], make(players=common["players"], seed=common["seed"], workers=common["workers"],
                                      scheduler=common["scheduler"], bots=common["bots"], rules=parsed, thresholds=th,
-                                     out=common["out_dir"] or (data / "output"), expansions=boxes, **own)
+                                     out=common["out_dir"] or (data / "output"), expansions=boxes,
+                                     until_sure=common["until_sure"], max_games=common["max_games"],
+                                     max_seconds=common["max_seconds"], **own)
 
 
 @click.command()
@@ -82,11 +97,17 @@ def sweep(ctx, slug, vary, n_games, sample, **common):
         result = run_sweep(game, list(vary), opts, lambda done, total: progress.update(task, completed=done,
                                                                                         total=total))
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}
-    table = Table(title=f"pnp sweep {slug}: {len(result.results)} variants x {n_games:,} games",
-                  title_justify="left")
+    count = len(result.results)
+    which = (f"{count} of {result.grid} variants sampled" if count < result.grid
+             else f"{count} variant{'s' if count != 1 else ''}")
+    games = "" if opts.until_sure else f" x {n_games:,} games"
+    table = Table(title=f"pnp sweep {slug}: {which}{games}", title_justify="left")
     table.add_column("#", justify="right", no_wrap=True)
     for a in result.axes:
         table.add_column(a.name, no_wrap=True)
+    if opts.until_sure:
+        table.add_column("games", justify="right")
+        table.add_column("sure", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     shown = {"median-minutes": "median min", "seat-spread": "spread pts", "first-seat-edge": "edge pts"}
     from validator.figures import GENERIC, half_width
@@ -103,11 +124,19 @@ def sweep(ctx, slug, vary, n_games, sample, **common):
             f = r.headline[key]
             figs.append("-" if f["value"] is None else f"{f['value']:.1f} ±{half_width(f):.1f}")
         st = styles[r.status]
-        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *v.values, f"[{st}]{r.status}[/{st}]", *figs)
+        sure = [f"{r.tally.games:,}", "no" if r.unsure else "yes"] if opts.until_sure else []
+        table.add_row(str(v.index + 1) + (" *" if v.current else ""), *v.values, *sure, f"[{st}]{r.status}[/{st}]",
+                      *figs)
     out.print(table)
-    games = n_games * len(result.results)
+    games = sum(r.tally.games for r in result.results)
     out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "
               f"{result.workers} worker(s)); * the deck as it is; ± the larger side of the 95% interval (sweep.csv "
               "holds both ends)", highlight=False)
+    if count < result.grid:
+        out.print(f"--sample {count}: a seeded random {count} of the grid's {result.grid} variants", highlight=False)
+    for r in result.results:
+        if r.unsure:
+            out.print(f"variant {r.variant.index + 1} still unsure after {r.tally.games:,} games: "
+                      + "; ".join(f"{u['check']}: {u['why']}" for u in r.unsure), highlight=False)
     for f in result.files:
         out.print(f"wrote {f}", highlight=False)

@@ -59,15 +59,22 @@ def tune(ctx, slug, goals, vary, n_games, start, eta, keep, sample, **common):
         shown.append(result.as_is)
     for t in shown:
         v = t.evaluated.variant
-        state = "meets every goal surely" if t.sure else "meets every goal" if t.met else "does not meet the goals"
+        state = ("meets every goal surely (every interval inside its goal)" if t.sure else
+                 "meets every goal by the estimate only (an interval reaches outside its goal)" if t.met else
+                 "does not meet the goals")
         name = "the deck as it is" + (f" ({v.label})" if v.point else "") if v.current else v.label
         out.print(f"  {name} ({t.evaluated.tally.games:,} games, {t.evaluated.status}): {state}"
                   + (": no change needed" if v.current and t is shown[0] and t.met else ""), highlight=False)
         for j in t.goals:
+            how = "met surely" if j["sure"] else "met by the estimate only" if j["met"] else "not met"
             if isinstance(j.get("value"), (int, float)):
-                out.print(f"    {j['goal']}: {j['value']:.2f} [{j['low']:.2f}, {j['high']:.2f}]", highlight=False)
+                out.print(f"    {j['goal']}: {j['value']:.2f} [{j['low']:.2f}, {j['high']:.2f}]: {how}",
+                          highlight=False)
             else:
-                out.print(f"    {j['goal']}: {j.get('value')}", highlight=False)
+                out.print(f"    {j['goal']}: {j.get('value')}: {how}", highlight=False)
+        for u in t.unsure or ():
+            out.print(f"    still unsure after {t.evaluated.tally.games:,} games: {u['check']}: {u['why']}",
+                      highlight=False)
         for change in v.changes:
             out.print(f"    change: {change}", highlight=False)
     for f in result.files:

@@ -21,6 +21,20 @@ from ..options import (data_option, expansion_option, explicit, out_option, rule
 _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
 
+def refuse_budget(ctx, until_sure: bool, compare, replay, conformance: bool, games: int, max_games) -> None:
+    """--until-sure's budget only with --until-sure, and --until-sure only where games are played for a report."""
+    for name, flag in (("max_games", "--max-games"), ("max_seconds", "--max-seconds")):
+        if explicit(ctx, name) and not until_sure:
+            raise CommandLineError(f"{flag} is the budget of --until-sure; add --until-sure or leave {flag} out")
+    if until_sure:
+        for given, flag in ((compare is not None, "--compare (both sides must play the same games)"),
+                            (replay is not None, "--replay"), (conformance, "--conformance")):
+            if given:
+                raise CommandLineError(f"--until-sure cannot be combined with {flag}")
+        if max_games is not None and max_games < games:
+            raise CommandLineError(f"--max-games {max_games} is fewer than --games {games}, the first look")
+
+
 def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
     """``4`` or ``2,4,6``: the main run's count and the further counts."""
     try:
@@ -39,8 +53,8 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=Options.games, show_default=True,
               help="Games to simulate per game title.")
 @click.option("--players", "players_text", default=str(Options.players), show_default=True, metavar="N[,N...]",
-              help="Players per game; several counts (e.g. 2,4,6) add a seat-balance table per count "
-                   f"({Options.sweep_games:,} games each), the first count being the main run.")
+              help="Players per game; several counts (e.g. 2,4,6) add the seat balance of each further count, with "
+                   "its own verdict (--games games each), the first count being the main run.")
 @seed_option("Master seed; every game's seed derives from it.")
 @workers_option
 @scheduler_option
@@ -61,11 +75,19 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--compare", "compare", metavar="REF", default=None,
               help="Compare with a reference on the same game seeds: another data folder, a git revision of the "
                    "data, or a saved summary.json; exit 1 when a verdict got worse.")
+@click.option("--until-sure", is_flag=True,
+              help="Play --games, then twice as many, four times ... until every verdict's interval is clear of its "
+                   "thresholds (5% error over all the looks), or --max-games / --max-seconds is spent.")
+@click.option("--max-games", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --until-sure: at most N games per player count  [default: 32 x --games]")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
+              help="With --until-sure: start no look that would end after S seconds (the result then depends on the "
+                   "machine's speed).")
 @expansion_option
 @out_option
 @click.pass_context
 def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay,
-             conformance, rules, thresholds, compare, expansions, out_dir):
+             conformance, rules, thresholds, compare, until_sure, max_games, max_seconds, expansions, out_dir):
     """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
     and the game's own tables).  Exit 1 when a verdict is FAIL; with --compare REF, also compare.html and
     compare.json, and exit 1 when a verdict got worse than the reference's."""
@@ -74,6 +96,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     from validator.thresholds import find_thresholds, load_thresholds
 
     players, sweep = parse_players(players_text)
+    refuse_budget(ctx, until_sure, compare, replay, conformance, n_games, max_games)
     if compare is not None:
         from .compare import refuse_clashes
 
@@ -135,6 +158,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     from rich.table import Table
 
     from validator.failures import blame
+    from validator.sure import lines as sure_lines
     from validator.validate import validate_game
 
     th = load_thresholds(find_thresholds(data, thresholds))
@@ -143,7 +167,8 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
         return Options(games=n_games, players=players, seed=seed, workers=workers, scheduler=scheduler,
                        strict=strict, bots=bots, skill_games=skill_games,
                        rules=get_spec(project.games[slug]).parse_options(list(rules)), thresholds=th,
-                       out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep)
+                       out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep, sweep_games=n_games,
+                       until_sure=until_sure, max_games=max_games, max_seconds=max_seconds)
 
     if compare is not None:
         from .compare import run_compare
@@ -169,6 +194,8 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
         for v in r.verdicts:
             st = styles[v.status]
             out.print(f"  [{st}]{v.status}[/{st}] {v.check}: {v.message}", markup=True, highlight=False)
+        for line in sure_lines(r.summary):
+            out.print("  " + line, highlight=False)
     table = Table(title="pnp validate", title_justify="left")
     for col in ("game", "games", "verdict", "median min", "seat spread", "games/s", "seconds"):
         table.add_column(col, justify="left" if col in ("game", "verdict") else "right", no_wrap=col == "game")

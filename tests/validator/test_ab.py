@@ -20,7 +20,6 @@ from model.sheets import load_project
 from pnp.cli import main
 from validator.figures import Games, paired, quantile_interval
 from validator.kit import get_spec
-from validator.kit.stats import diff_interval
 from validator.metrics import Tally
 from validator.sweep import SweepOptions, run_sweep
 from validator.tune import TuneOptions, parse_goal, tune
@@ -43,22 +42,48 @@ def test_the_median_interval_is_the_order_statistics_around_the_middle_rank():
     assert value == 50.5 and (lo, hi) == (40.0, 61.0)
 
 
-def test_headline_seat_spread_is_newcombes_interval_between_the_best_and_worst_seat():
+def test_headline_seat_figures_read_the_two_seats_as_seats_of_the_same_games():
+    from statsmodels.stats.proportion import proportion_confint
+
     from validator.figures import headline
 
     t = Tally()
-    t.games = t.players = 400
+    t.games = 400
     t.players = 2
     t.seat_games.update({0: 400, 1: 400})
     t.seat_wins.update({0: 240, 1: 160})
+    t.win_sets.update({1: 240, 2: 160})
     t.tenths.update({100: 400})
     t.turns.update({20: 400})
     h = headline(t, get_spec(SHAMBO))
-    d, lo, hi = diff_interval(240, 400, 160, 400)
-    assert h["seat-spread"]["value"] == round(100 * d, 2) == 20.0
-    assert (h["seat-spread"]["low"], h["seat-spread"]["high"]) == (round(100 * lo, 2), round(100 * hi, 2))
-    assert h["first-seat-edge"]["value"] == 10.0  # 60% against a fair 50%
+    # one seat's win is the other's loss: the spread is 2 p - 1 of seat 1's rate p, so its interval is twice
+    # the normal interval of p (with Agresti and Caffo's added win per seat: 241 of 402)
+    lo, hi = proportion_confint(241, 402, alpha=0.05, method="normal")
+    half = (hi - lo) / 2
+    assert h["seat-spread"]["value"] == 20.0
+    assert (h["seat-spread"]["low"], h["seat-spread"]["high"]) == (round(100 * (0.2 - 2 * half), 2),
+                                                                   round(100 * (0.2 + 2 * half), 2))
+    assert h["first-seat-edge"]["value"] == 10.0  # 60% against the mean seat's 50%
+    assert (h["first-seat-edge"]["low"], h["first-seat-edge"]["high"]) == (round(100 * (0.1 - half), 2),
+                                                                           round(100 * (0.1 + half), 2))
     assert h["median-minutes"]["value"] == 10.0
+
+
+def test_a_shared_win_is_split_so_even_seats_have_no_edge_whatever_the_ties():
+    from validator.figures import headline
+
+    t = Tally()
+    t.games, t.players, t.ties = 400, 4, 40
+    t.seat_games.update({s: 400 for s in range(4)})
+    t.win_sets.update({1: 90, 2: 90, 4: 90, 8: 90, 0b0011: 10, 0b0101: 10, 0b1010: 10, 0b1100: 10})
+    t.seat_wins.update({s: 110 for s in range(4)})  # 90 alone and 20 shared each
+    t.tenths.update({100: 400})
+    t.turns.update({20: 400})
+    h = headline(t, get_spec(SHAMBO))
+    # counting a shared win as a win for each, seat 1 wins 27.5% of its games, 2.5 points over a "fair" 1/4,
+    # only because 10% of the games are ties; split, every seat has 25% of the wins and the edge is exactly 0
+    assert h["first-seat-edge"]["value"] == 0.0 and h["seat-spread"]["value"] == 0.0
+    assert h["first-seat-edge"]["low"] < 0 < h["first-seat-edge"]["high"] and h["seat-spread"]["low"] == 0.0
 
 
 def _games(tenths, wins, seeds=None):
@@ -252,6 +277,14 @@ def test_compare_with_a_saved_summary_adopts_its_games_and_checks_game_and_rules
     record = json.loads((out / SHAMBO / "validation" / "compare.json").read_text())
     assert record["run"]["games"] == 120 and record["figures"]["median-minutes"]["paired"]  # games.csv pairs them
     assert not record["figures"]["wipe-out"]["paired"]  # the engine's own figures are not in games.csv
+    assert record["figures"]["wipe-out"]["unpaired_because"] == "the engine's own figures are not in games.csv"
+    lines = " ".join(result.output.split())
+    assert ("unpaired (change-by-bystander, wipe-out): the engine's own figures are not in games.csv; each "
+            "difference comes from the two runs' own intervals") in lines
+    (saved / "games.csv").rename(saved / "games.away")
+    alone = _run(["validate", SHAMBO, "--compare", str(saved), "--out", str(tmp_path / "alone")] + base)
+    assert "the reference summary has no games.csv beside it" in " ".join(alone.output.split())
+    (saved / "games.away").rename(saved / "games.csv")
     cases = [
         (["--compare", str(saved), "--games", "200"], "--games 200 differs from the summary's 120"),
         (["--compare", str(saved), "--rule", "showdown-bonus=single"], "the --rule options differ from the summary's"),
@@ -298,6 +331,45 @@ def test_tune_finds_the_variant_that_meets_the_goal_and_names_its_changes(shambo
     rows = list(csv.DictReader((tmp_path / SHAMBO / "tune" / "tune.csv").open()))
     assert rows[0]["players"] == "3" and rows[0]["met"] == "yes"
     assert "Best variants" in (tmp_path / SHAMBO / "tune" / "report.html").read_text()
+
+
+def test_tune_says_whether_a_goal_is_met_surely_or_by_the_estimate_only(project_root, tmp_path):
+    r = _run(["tune", SHAMBO, "--goal", "median-minutes=4..7", "--goal", "seat-spread<30", "--goal", "tie-rate<0.5",
+              "--vary", "players=3..4", "--games", "200", "--start-games", "100", "--workers", "1", "--data",
+              str(project_root), "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert any(line.strip().startswith("median-minutes=4..7: ") and line.endswith(": met surely") for line in lines)
+    best = next(line for line in lines if "(200 games" in line)
+    assert "meets every goal surely (every interval inside its goal)" in best or \
+        "meets every goal by the estimate only (an interval reaches outside its goal)" in best
+
+
+def test_tune_until_sure_plays_the_finalists_on_until_their_goals_are_sure(shambo, tmp_path):
+    opts = TuneOptions(games=200, start=100, keep=1, workers=1, out=tmp_path, until_sure=True, max_games=800)
+    result = tune(shambo, ["players=3..4"], ["seat-spread<9"], opts)
+    best = result.best[0]
+    games = best.evaluated.tally.games
+    assert games in (200, 400, 800)
+    if best.unsure:  # the budget ran out: the goal cannot be met surely
+        assert games == 800 and not best.goals[0]["sure"] and "at 98.3% confidence" in best.unsure[0]["why"]
+    else:
+        assert best.goals[0]["sure"] or best.goals[0]["distance"] > 0
+
+
+def test_a_sampled_sweep_says_how_many_of_the_grid_it_played_and_until_sure_plays_each_variant_on(tmp_path,
+                                                                                                 project_root):
+    r = _run(["sweep", "drinking-pyramid", "--vary", "rule:hand-size=0,4", "--vary", "players=3,4", "--sample", "2",
+              "--games", "100", "--workers", "1", "--data", str(project_root), "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    assert "pnp sweep drinking-pyramid: 2 of 4 variants sampled x 100 games" in r.output
+    assert "--sample 2: a seeded random 2 of the grid's 4 variants" in r.output
+    r = _run(["sweep", "drinking-pyramid", "--vary", "rule:hand-size=0,4", "--games", "100", "--until-sure",
+              "--max-games", "400", "--workers", "1", "--data", str(project_root), "--out", str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader((tmp_path / "b" / "drinking-pyramid" / "sweep" / "sweep.csv").open()))
+    assert [row["games"] for row in rows] == ["400", "400"] and "ties" in rows[0]["unsure"]
+    assert "variant 1 still unsure after 400 games: " in r.output and "ties: the tie rate's interval" in r.output
 
 
 def test_tune_with_an_unknown_goal_is_exit_2(project_root, tmp_path):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from model.sheets import load_project
 from pnp.cli import main
-from validator.harness import CHECKS, FAILED, HELD, HarnessOptions, run_conformance
+from validator.harness import CHECKS, FAILED, HELD, STOPPED, HarnessOptions, run_conformance
 
 from helpers import TOMBS_RULES, edit_rules
 
@@ -71,7 +71,7 @@ BROKEN = [
     ("rules depend on the hash seed",
      ("game.py", "        self.tomb = self.chance.shuffled(list(g.box))",
       "        self.tomb = self.chance.shuffled(sorted(g.box, key=lambda d: hash(g.ids[d]) % 7))"),
-     "any worker count", "in a fresh Python process: the games part at action"),
+     "any worker count", "in a fresh Python process (PYTHONHASHSEED="),
     ("a relic lost",
      ("game.py", '                self.move(best, self.hoards[me], self.discard, "cursed")',
       '                self.hoards[me].remove(best)'),
@@ -103,6 +103,38 @@ def test_each_broken_promise_is_found_with_a_seed_to_replay(tombs, what, change,
     assert fragment in line
     assert "game seed " in line and "pnp validate tiny-tombs --replay " in line
     assert "tiny-tombs: the engine breaks the protocol" in result.output
+
+
+def test_a_hash_order_that_shows_only_at_more_players_is_found(tombs):
+    # the tomb is laid out by hash order from four players on: the fresh interpreters play every count checked
+    edit_rules(tombs, "game.py", "        self.tomb = self.chance.shuffled(list(g.box))",
+               "        self.tomb = self.chance.shuffled(sorted(g.box, key=lambda d: hash(g.ids[d]) % 7)\n"
+               "                                         if g.players >= 4 else list(g.box))")
+    result = conformance(tombs)
+    assert result.exit_code == 1, result.output
+    assert rows(result.output)["any worker count"] == FAILED
+    (line,) = [x for x in result.output.splitlines() if x.startswith("FAILED any worker count: ")]
+    assert "players) in a fresh Python process (PYTHONHASHSEED=" in line
+    assert "(4 players)" in line or "(5 players)" in line
+
+
+@pytest.mark.parametrize("what,change,zones,detail", [
+    ("a relic lost", ("game.py", '                self.move(best, self.hoards[me], self.discard, "cursed")',
+                      '                self.hoards[me].remove(best)'), FAILED, "lost (in no zone)"),
+    ("a game that never ends", ("game.py", "        if self.expedition < g.expeditions:", "        if True:"),
+     STOPPED, "every random game was stopped without a result, so no game's end was checked"),
+    ("an engine that raises at its second action",
+     ("game.py", "        self.decisions += 1", "        self.decisions += 1\n"
+                                                "        if self.decisions > 1:\n            raise KeyError('boom')"),
+     STOPPED, "no random game ran to its end: each stopped at an error"),
+])
+def test_the_zones_row_says_held_only_when_the_games_ran_to_their_end(tombs, what, change, zones, detail):
+    edit_rules(tombs, *change)
+    result = conformance(tombs, "--players", "3")
+    assert result.exit_code == 1, result.output
+    assert rows(result.output)["zones"] == zones
+    done = run_conformance(load_project(tombs, ["tiny-tombs"]).games["tiny-tombs"], HarnessOptions(players=(3,)))
+    assert done.check("zones").status == zones and detail in done.check("zones").detail
 
 
 def test_a_failure_names_a_game_the_replay_plays_to_the_failure(tombs):

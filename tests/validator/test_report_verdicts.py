@@ -41,13 +41,29 @@ def by_check(verdicts):
     return {v.check: v for v in verdicts}
 
 
-def test_a_goal_never_completed_is_a_warning_that_names_it(th):
-    # 0 of 120: the Wilson interval reaches 3.1%, above the 2% threshold, yet it was never completed
-    goals = [_goal("Leveraged", 120, 0, 0.0, 0.031), _goal("Small Fry", 120, 110, 0.85, 0.95)]
-    v = by_check(scheme_verdicts(_scheme_summary(goals, []), th))["goals"]
-    assert v.status == "WARN" and "never completed: Leveraged (open in 120 games)" in v.message
-    ok = by_check(scheme_verdicts(_scheme_summary(goals[1:], []), th))["goals"]
-    assert ok.status == "PASS" and "Small Fry 91.7%" in ok.message
+def test_the_goals_verdict_follows_its_threshold_rule_at_both_ends(th):
+    from validator.kit.stats import wilson
+
+    def goal(name, dealt, claimed):
+        return _goal(name, dealt, claimed, *wilson(claimed, dealt))
+
+    # 0 of 93: the interval reaches 4.0%, above the 2% threshold: named, but no warning on that evidence alone
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Leveraged", 93, 0), goal("Small Fry", 93, 50)], []), th))
+    v = v["goals"]
+    assert v.status == "PASS", v.message
+    assert "possibly under 2% (the interval reaches above it: too few games to tell): Leveraged never completed " \
+           "[0.0, 4.0] in 93 games" in v.message
+    # 0 of 400 reaches only 1.0%: surely under 2%
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Leveraged", 400, 0)], []), th))["goals"]
+    assert v.status == "WARN" and "completed in under 2% of their games (the whole 95% interval below): " \
+                                  "Leveraged never completed [0.0, 1.0] in 400 games" in v.message
+    # nearly always completed is flagged the same way: 96 of 100 possibly, 990 of 1,000 surely
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 100, 96)], []), th))["goals"]
+    assert v.status == "PASS" and "possibly over 95% (the interval reaches below it" in v.message
+    v = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 1000, 990)], []), th))["goals"]
+    assert v.status == "WARN" and "completed in over 95% of their games" in v.message and "Small Fry 99.0%" in v.message
+    ok = by_check(scheme_verdicts(_scheme_summary([goal("Small Fry", 120, 60)], []), th))["goals"]
+    assert ok.status == "PASS" and "the rarest: Small Fry 50.0%" in ok.message
 
 
 def test_card_impact_names_cards_by_name_and_id_largest_first_even_under_the_threshold(th):
@@ -92,7 +108,20 @@ def test_seat_balance_states_its_interval_and_whether_even_seats_are_ruled_out(t
     # 10,000 games per seat: the same rates are surely uneven
     v = by_check(judge(_summary_for_judge([_seat(1, 3100, 10000), _seat(2, 2500, 10000), _seat(3, 2100, 10000)]),
                        th))["seat balance"]
-    assert v.status == "WARN" and "does not rule out" not in v.message and "(95% interval 8.8 to 11.2)" in v.message
+    assert v.status == "WARN" and "does not rule out" not in v.message and "(95% interval 8.3 to 11.2)" in v.message
+    assert "above the 8-point warning with 95% confidence" in v.message
+
+
+def test_a_spread_of_exactly_the_threshold_is_not_beyond_it(th):
+    # 33% - 25% is 0.08000000000000002 in floating point: exactly the 8-point warning, which a spread must
+    # exceed to warn
+    s = _summary_for_judge([_seat(1, 33, 100), _seat(2, 25, 100), _seat(3, 25, 100)])
+    assert 0.33 - 0.25 > 0.08
+    v = by_check(judge(s, th))["seat balance"]
+    assert v.status == "PASS" and "spread 8.0 points" in v.message, v.message
+    over = by_check(judge(_summary_for_judge([_seat(1, 331, 1000), _seat(2, 250, 1000), _seat(3, 250, 1000)]),
+                          th))["seat balance"]
+    assert over.status == "WARN"  # 8.1 points
 
 
 @pytest.fixture(scope="module")

@@ -42,8 +42,8 @@ def test_validate_with_several_player_counts_reports_each(project_root, tmp_path
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["run"]["players"] == 3
     assert [b["players"] for b in summary["players"]] == [2, 3]
-    assert summary["players"][0]["games"] == Options.sweep_games
-    assert summary["players"][1]["games"] == 60
+    assert summary["players"][0]["games"] == summary["players"][1]["games"] == 60  # the games asked for
+    assert "seat balance, 2 players: 60 games; share of the wins by seat" in " ".join(result.output.split())
     assert len(summary["players"][0]["seats"]) == 2
     assert "Seat balance by player count" in (folder / "report.html").read_text()
 

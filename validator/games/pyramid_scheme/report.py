@@ -16,7 +16,9 @@ THRESHOLDS = {
                                        "above this WARN"),
         "dead_cards_warn": (True, "WARN when a design is never placed, or a victim with a condition never flips"),
         "goal_rate_warn": (0.02, "WARN when a goal is completed in fewer than this share of the games it is open "
-                                 "(the whole 95% interval below it)"),
+                                 "(the whole 95% interval below it; never completed too)"),
+        "goal_rate_high_warn": (0.95, "WARN when a goal is completed in more than this share of the games it is "
+                                      "open (the whole 95% interval above it): it decides nothing"),
         "card_impact_warn": (0.10, "WARN when placing a design changes its owner's win rate by more than this "
                                    "(the whole 95% interval beyond it)"),
         "min_sample": (30, "player-games with a design placed before its win-rate difference is shown; draws "
@@ -49,7 +51,7 @@ def verdicts(s: dict, th) -> list[Verdict]:
                        f"limit {limit * 100:.0f}%)"))
     if th.get("deck", "dead_cards_warn"):
         out.append(_dead_cards(s, int(th.get("deck", "min_sample"))))
-    out.append(_goals(s, th.get("deck", "goal_rate_warn")))
+    out.append(_goals(s, th.get("deck", "goal_rate_warn"), th.get("deck", "goal_rate_high_warn")))
     out.append(_card_impact(s, th.get("deck", "card_impact_warn")))
     return out
 
@@ -89,30 +91,46 @@ def _dead_cards(s: dict, n: int) -> Verdict:
     return Verdict(WARN, "dead cards", f"{len(dead)} design(s): " + "; ".join(parts))
 
 
-def _goals(s: dict, rate: float) -> Verdict:
-    """A goal never completed is named (how often it was open); a goal whose whole 95% interval lies under
-    ``rate`` is rarely completed; one whose estimate lies under it while its interval does not is named as
-    possibly rare."""
+def _beyond(x: float, limit: float) -> bool:
+    """``x`` strictly above ``limit``, compared exactly (floating point's last digits aside)."""
+    return round(x - limit, 9) > 0
+
+
+def _goals(s: dict, rate: float, high: float) -> Verdict:
+    """One rule for every goal, on the completion rate of the games it was open: WARN when the whole 95% interval
+    lies under ``rate`` (rarely or never completed) or over ``high`` (nearly always completed); a goal whose
+    estimate lies beyond a threshold while its interval reaches back is named as possibly so, which alone is no
+    warning (0 completions in 93 games allow up to 4%: too few games to call it under 2%)."""
     goals = [g for g in s["goals"] if g["dealt"]]
-    never = [g for g in goals if g["claimed"] == 0]
-    rare = [g for g in goals if g["claimed"] and g["high"] < rate]
-    maybe = [g for g in goals if g["claimed"] and g["rate"] < rate <= g["high"]]
+    rare = [g for g in goals if _beyond(rate, g["high"])]
+    easy = [g for g in goals if _beyond(g["low"], high)]
+    maybe_rare = [g for g in goals if g not in rare and _beyond(rate, g["rate"])]
+    maybe_easy = [g for g in goals if g not in easy and _beyond(g["rate"], high)]
+
+    def said(g):
+        what = "never completed" if not g["claimed"] else f"{g['rate'] * 100:.1f}%"
+        return f"{g['name']} {what} [{g['low'] * 100:.1f}, {g['high'] * 100:.1f}] in {g['dealt']:,} games"
+
     parts = []
-    if never:
-        parts.append("never completed: " + ", ".join(f"{g['name']} (open in {g['dealt']:,} games)" for g in never))
     if rare:
-        parts.append(f"completed in under {rate * 100:g}% of their games: " + ", ".join(
-            f"{g['name']} {g['rate'] * 100:.1f}% [{g['low'] * 100:.1f}, {g['high'] * 100:.1f}]" for g in rare))
-    if maybe:
-        parts.append(f"possibly under {rate * 100:g}% (the interval reaches above): " + ", ".join(
-            f"{g['name']} {g['rate'] * 100:.1f}% [{g['low'] * 100:.1f}, {g['high'] * 100:.1f}]" for g in maybe))
-    if never or rare:
+        parts.append(f"completed in under {rate * 100:g}% of their games (the whole 95% interval below): "
+                     + ", ".join(said(g) for g in rare))
+    if easy:
+        parts.append(f"completed in over {high * 100:g}% of their games (the whole 95% interval above; a goal "
+                     "nearly always met decides nothing): " + ", ".join(said(g) for g in easy))
+    if maybe_rare:
+        parts.append(f"possibly under {rate * 100:g}% (the interval reaches above it: too few games to tell): "
+                     + ", ".join(said(g) for g in maybe_rare))
+    if maybe_easy:
+        parts.append(f"possibly over {high * 100:g}% (the interval reaches below it: too few games to tell): "
+                     + ", ".join(said(g) for g in maybe_easy))
+    if rare or easy:
         return Verdict(WARN, "goals", "; ".join(parts))
     if not goals:
         return Verdict(PASS, "goals", "no goal was open in these games")
     low = min(goals, key=lambda g: g["rate"])
-    text = (f"every goal was completed in some games; the rarest: {low['name']} {low['rate'] * 100:.1f}% "
-            f"[{low['low'] * 100:.1f}, {low['high'] * 100:.1f}] of the {low['dealt']:,} games it was open")
+    text = (f"every goal's completion rate may lie within {rate * 100:g}-{high * 100:g}%; the rarest: "
+            f"{said(low)}")
     return Verdict(PASS, "goals", "; ".join([text] + parts))
 
 
