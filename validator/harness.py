@@ -40,9 +40,9 @@ from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
-from .failures import blame, describe, game_failure, replay_command, where
+from .failures import ENGINE_FAULTS, blame, describe, game_failure, own, replay_command, where
 from .metrics import TimeModel
-from .runner import PlayOptions, Pool, play, run_stream
+from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, play, run_streams
 from .thresholds import Thresholds
 
 HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"
@@ -66,6 +66,8 @@ class HarnessOptions:
     bots: str | None = None  # the bots of the short report (None: the engine's default)
     thresholds: Thresholds = field(default_factory=Thresholds)
     expansions: set[str] | None = None
+    move_timeout: float = MOVE_TIMEOUT  # the longest one game may take in a worker
+    replay: str = ""  # what the replay commands need besides the seed (set from the game's data and options)
 
 
 @dataclass
@@ -135,7 +137,10 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
         return _done(result, started)
     loads.held(f"{_origin(spec)}; compiles for {_counts(counts)} players")
     th = opts.thresholds.bind(spec)
-    play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")))
+    from .failures import replay_args
+
+    opts.replay = replay_args(data, opts.rules, spec.options())
+    play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")), replay=opts.replay)
 
     step("random playouts")
     _playouts(result, games, opts, play_opts)
@@ -187,7 +192,7 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
         components = max(components, listed)
         for seed in _seeds(opts, "playout", n, opts.playouts):
             where = f"game seed {seed} ({n} players)"
-            replay = replay_command(game.spec.slug, seed, n, bots)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
 
             def look(k, state, player, action, where=where):
                 if listed and zones.status != FAILED:
@@ -205,7 +210,8 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
                 check = zones if "components not conserved" in str(exc) else playouts
                 check.failed(f"{exc}; replay it with: {replay}", seed)
                 continue
-            except Exception as exc:  # noqa: BLE001 - the engine's fault, with the seed and action
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - the engine's fault, with the seed and action
+                own(exc)
                 playouts.failed(_failure(game, seed, bots, play_opts, exc), seed)
                 continue
             played += 1
@@ -233,7 +239,7 @@ def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: Pl
         bots = ("random",) * n
         for seed in _seeds(opts, "playout", n, opts.watched):
             where = f"game seed {seed} ({n} players)"
-            replay = replay_command(game.spec.slug, seed, n, bots)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
 
             def poke(k, state, player, action, seed=seed, where=where, replay=replay):
                 if k % 3:
@@ -247,13 +253,15 @@ def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: Pl
                         test()
                     except AssertionError as exc:
                         check.failed(f"{exc} (before action {k}); replay it with: {replay}", seed)
-                    except Exception as exc:  # noqa: BLE001 - cloning, observing or determinizing raised
+                    except ENGINE_FAULTS as exc:  # noqa: BLE001 - cloning, observing or determinizing raised
+                        own(exc)
                         check.failed(f"{where}, before action {k}: {_raised(game, exc)}; replay it with: {replay}",
                                      seed)
 
             try:
                 play(game, seed, bots, play_opts, on_action=poke, read_standings=False)
-            except Exception as exc:  # noqa: BLE001 - the game went on from a position a poke disturbed
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - the game went on from a position a poke disturbed
+                own(exc)
                 for check in (clones, views):
                     if check.status != FAILED:
                         check.failed(f"{where}: the game raised {describe(exc)} after its positions were cloned and "
@@ -306,7 +314,7 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
         twin = pickle.loads(pickle.dumps(carry(game, game)))
         twin = arrived(twin)
         for seed in _seeds(opts, "playout", n, 3):
-            replay = replay_command(game.spec.slug, seed, n, bots)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
             try:
                 first = _trace(game, seed, bots, play_opts)
                 for label, other in (("played again", _trace(game, seed, bots, play_opts)),
@@ -316,7 +324,8 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
                         check.failed(f"game seed {seed} ({n} players) {label}: {difference}; the rules must draw "
                                      f"only from the Chance they are given; the game: {replay}", seed)
                         return
-            except Exception as exc:  # noqa: BLE001 - a failure the playouts did not meet
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - a failure the playouts did not meet
+                own(exc)
                 check.failed(f"game seed {seed} ({n} players): {exc}", seed)
                 return
             seeds_played += 1
@@ -348,16 +357,21 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
     n = game.players
     names = parse_bots(opts.bots or spec.default_bots, n, spec)
     runs = {}
+    seeds = [derive_seed(opts.seed, "conformance", i) for i in range(min(FRESH_GAMES, opts.worker_games))]
+    fresh: list = []
+    task = (game, seeds, names, play_opts.turn_cap)
     try:
         with blame(spec):
             for workers in (1, opts.workers):
                 rows: list = []
-                with Pool(workers) as pool:
-                    tally = run_stream(pool, game, "conformance", opts.seed, opts.worker_games, [names],
-                                       PlayOptions(turn_cap=play_opts.turn_cap), TimeModel(), rows.extend)
+                stream = Stream("main", game, "conformance", opts.seed, opts.worker_games, [names],
+                                PlayOptions(turn_cap=play_opts.turn_cap, replay=opts.replay), TimeModel(), rows.extend)
+                # the fresh interpreter's games go through the second pool, beside its games
+                jobs = [Job("fresh", _fresh_process, [carry(task, game)], lambda done: fresh.extend(done[0]))] \
+                    if workers != 1 else []
+                with Pool(workers, move_timeout=opts.move_timeout) as pool:
+                    tally = run_streams(pool, [stream], jobs=jobs)["main"]
                 runs[workers] = (rows, _tally_figures(tally))
-            seeds = [row[1] for row in runs[1][0][:FRESH_GAMES]]
-            fresh = _fresh_process(game, seeds, names, play_opts)
     except PnpError as exc:
         check.failed(str(exc), getattr(exc, "seed", None))
         return
@@ -366,7 +380,7 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
         if a != b:
             check.failed(f"game seed {a[1]} ({n} players, bots {','.join(names)}) was played differently by "
                          f"1 and {opts.workers} workers: the rules depend on something besides the seed; "
-                         f"the game: {replay_command(spec.slug, a[1], n, names)}", a[1])
+                         f"the game: {replay_command(spec.slug, a[1], n, names, opts.replay)}", a[1])
             return
     if fig1 != fig2:
         keys = sorted(k for k in fig1 if fig1.get(k) != fig2.get(k))
@@ -379,7 +393,7 @@ def _workers(result: Conformance, spec, game, opts: HarnessOptions, play_opts: P
         if difference:
             check.failed(f"game seed {seed} ({n} players) in a fresh Python process: {difference}; does the engine "
                          "iterate over a set or hash strings? (each process has its own hash seed); the game: "
-                         f"{replay_command(spec.slug, seed, n, names)}", seed)
+                         f"{replay_command(spec.slug, seed, n, names, opts.replay)}", seed)
             return
     check.held(f"{opts.worker_games} games ({','.join(sorted(set(names)))}) on 1 and {opts.workers} workers: the same "
                f"games.csv rows and counts; {len(seeds)} of them the same in a fresh Python process")
@@ -394,30 +408,34 @@ def _tally_figures(tally) -> dict:
     return out
 
 
-def _fresh_process(game, seeds: list[int], bots: tuple, play_opts: PlayOptions) -> list:
-    """The traces of ``seeds`` played by a newly started interpreter (its own hash seed),
-    which loads the engine as a Dask worker does: from what travels with the task."""
+def _fresh_process(task) -> list:
+    """In a worker: the traces of the task's seeds played by a newly started interpreter (its own hash seed),
+    which loads the engine as a Dask worker does, from what travels with the task.  The traces come back
+    through a file of their own: what the engine writes to its output is no part of them."""
     import os
     import subprocess
     import sys
 
-    task = pickle.dumps(carry((game, seeds, bots, play_opts.turn_cap), game))
+    payload = pickle.dumps(task)  # (still carried: the interpreter imports the engine from it)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     env.pop("PYTHONHASHSEED", None)
-    done = subprocess.run([sys.executable, "-m", __name__], input=task, capture_output=True, env=env)
-    if done.returncode:
-        last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
-        raise PnpError(f"a fresh Python process could not play the engine's games: {last}")
-    return pickle.loads(done.stdout)
+    with tempfile.TemporaryDirectory(prefix="pnp-fresh-") as tmp:
+        answer = Path(tmp) / "traces.pickle"
+        done = subprocess.run([sys.executable, "-m", __name__, str(answer)], input=payload, capture_output=True,
+                              env=env)
+        if done.returncode or not answer.is_file():
+            last = (done.stderr.decode(errors="replace").strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+            raise PnpError(f"a fresh Python process could not play the engine's games: {last}")
+        return pickle.loads(answer.read_bytes())
 
 
 def _fresh_main() -> None:
-    """``python -m validator.harness``: play the traces of a pickled task read from stdin."""
+    """``python -m validator.harness FILE``: play the traces of a pickled task read from stdin into FILE."""
     import sys
 
     game, seeds, bots, cap = arrived(pickle.loads(sys.stdin.buffer.read()))
     traces = [_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds]
-    sys.stdout.buffer.write(pickle.dumps(traces))
+    Path(sys.argv[1]).write_bytes(pickle.dumps(traces))
 
 
 # ------------------------------------------------------------------ bots
@@ -438,14 +456,15 @@ def _bots(result: Conformance, spec, games: dict, opts: HarnessOptions) -> None:
         for n, game in games.items():
             seed = _seeds(opts, "bots", n, 1)[0]
             bots = make_bots((name,) * n, [Chance(s) for s in derive_seeds(seed, "bot", count=n)], game)
-            replay = replay_command(spec.slug, seed, n, (name,) * n)
+            replay = replay_command(spec.slug, seed, n, (name,) * n, opts.replay)
             try:
                 compared += conformance.check_bots(game, seed, bots, name, where=f"game seed {seed} ({n} players)")
             except AssertionError as exc:
                 check.failed(f"{exc}; the game: {replay}", seed)
                 return
-            except Exception as exc:  # noqa: BLE001 - a bot or the rules raised
-                check.failed(str(game_failure(game, seed, (name,) * n, PlayOptions(), exc)), seed)
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - a bot or the rules raised
+                own(exc)
+                check.failed(str(game_failure(game, seed, (name,) * n, PlayOptions(replay=opts.replay), exc)), seed)
                 return
     check.held(f"{compared:,} decisions of {', '.join(names)} compared with the hidden part drawn again")
 

@@ -4,34 +4,45 @@ Game ``i`` of a stream always gets the seed ``derive_seed(master, stream, i)``
 and its bots get seeds derived from that, so a game is the same wherever it
 runs.  Bots are handed their seat's ``View``, never the state; at a
 simultaneous node every acting player's bot chooses, then the joint action is
-applied.  Batches are submitted to a ``concurrent.futures`` executor - in-process
-for one worker, a local process pool, or a Dask cluster's executor - and their
-results are consumed in batch order with a bounded window, so the tallies and
-games.csv are identical for any worker count and memory stays flat.
+applied.
+
+Every game a run plays goes through one :class:`Pool` - supervised local worker
+processes (one at least: an engine never runs its games in the main process) or
+a Dask cluster - cut into batches by :class:`_Plan`: about a third of the work
+left per worker each (at least a few dozen milliseconds, at most half a second),
+so the last batches are small and the workers finish together.  A compiled game
+travels to each worker once.  Results are consumed in batch order with a bounded
+window, so the tallies and games.csv are identical for any worker count and
+memory stays flat; other work (an engine's own studies, :class:`Job`) shares the
+same pipeline.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import pickle
+import time
 from collections import deque
-from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator
 
 from model.errors import EngineFailure, InvariantViolation, PnpError
+from model.workers import WAIT, Lost, Stoppable, beat, sending_to
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
 from validator.kit.chance import derive_seeds
 from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
-from .failures import MAX_TURN_ACTIONS, bad_actions, game_failure, stalled
+from .failures import MAX_TURN_ACTIONS, EngineWrote, bad_actions, game_failure, stalled, worker_lost
 from .metrics import Tally, TimeModel, new_tally
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
 COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
 
-__all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool"]
+__all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool", "Stream",
+           "Job", "MOVE_TIMEOUT"]
 
 
 @dataclass
@@ -39,6 +50,7 @@ class PlayOptions:
     strict: bool = False
     turn_cap: int = 400
     loop_after: int = 150  # from this turn on, a repeated position at a turn start ends the game as a loop
+    replay: str = ""  # what a replay command needs besides the seed (--data, --rule: failures.replay_args)
 
 
 def game_seed(master: int, stream: str, index: int) -> int:
@@ -103,12 +115,12 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                 else:
                     history.append(row)
         elif step >= turn_limit:
-            raise stalled(game, seed, bots, step, turn)
+            raise stalled(game, seed, bots, step, turn, opts.replay)
         if p == SIMULTANEOUS:
             joint = {}
             for q in state.acting_players():
                 actions = legal_actions(q)
-                if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+                if strict and (bad := bad_actions(game, seed, bots, step, actions, opts.replay)):
                     raise bad
                 n = len(actions)
                 if n == 0:
@@ -132,7 +144,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             state.apply_actions(joint)
         else:
             actions = legal_actions()
-            if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+            if strict and (bad := bad_actions(game, seed, bots, step, actions, opts.replay)):
                 raise bad
             n = len(actions)
             if n == 0:
@@ -155,7 +167,8 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             try:
                 state.check_invariants()
             except AssertionError as exc:
-                raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots) from None
+                raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots,
+                                         opts.replay) from None
         step += 1
     if standings is not None:
         row = standings()
@@ -170,7 +183,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
 class Batch:
     """Games ``start .. start+count-1`` of one stream: what a worker receives."""
 
-    game: object  # a compiled, picklable rules Game
+    game: object  # a compiled, picklable rules Game, or the Shipped form of it (sent once per worker)
     stream: str
     master: int
     start: int
@@ -181,6 +194,7 @@ class Batch:
     rows: bool = True
     standings: int = 0  # games with a smaller index read their standings (the lead and drama figures)
     values: bool = False  # also keep each game's values of the engine's headline figures (paired comparisons)
+    only: tuple = ()  # when given, just these game indices (a replay of a few games: the reproducibility check)
 
 
 @dataclass
@@ -188,17 +202,26 @@ class BatchResult:
     tally: Tally
     rows: list = field(default_factory=list)
     values: list = field(default_factory=list)  # per game: the engine's figure values (GameSpec.figures order)
+    seconds: float = 0.0  # the worker's CPU time for the batch (to size the next ones)
 
 
 def run_batch(batch: Batch) -> BatchResult:
-    """Play a batch; a game that raises ends the run with one line naming its seed and action."""
-    tally = new_tally(batch.game.spec)
+    """Play a batch; a game that raises, exits or writes ends the run with one line naming its seed and action."""
+    began = time.process_time()
+    game = received(batch.game)
+    tally = new_tally(game.spec)
     rows, values = [], []
-    seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
-    for i, seed in enumerate(seeds, batch.start):
+    if batch.only:
+        indices = batch.only
+        seeds = [game_seed(batch.master, batch.stream, i) for i in indices]
+    else:
+        indices = range(batch.start, batch.start + batch.count)
+        seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
+    for i, seed in zip(indices, seeds):
+        beat(i)  # (the pool's time limit counts from each game's start; a lost worker says which game)
         bots = batch.bots[i % len(batch.bots)]
         try:
-            state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
+            state, stats = play(game, seed, bots, batch.opts, read_standings=i < batch.standings)
             record = state.record()
             figures = tally.add_game(i, seed, record, bots, stats, batch.model)
             if batch.rows:
@@ -207,9 +230,9 @@ def run_batch(batch: Batch) -> BatchResult:
                 values.append(figures)
         except (InvariantViolation, EngineFailure):
             raise
-        except Exception as exc:  # noqa: BLE001 - the engine's fault, told with the seed that shows it
-            raise game_failure(batch.game, seed, bots, batch.opts, exc) from None
-    return BatchResult(tally, rows, values)
+        except BaseException as exc:  # noqa: BLE001 - the engine's fault (an exit, an interrupt ...), with its seed
+            raise game_failure(game, seed, bots, batch.opts, exc) from None
+    return BatchResult(tally, rows, values, time.process_time() - began)
 
 
 def _row(index: int, seed: int, bots, record, model: TimeModel) -> list:
@@ -236,29 +259,77 @@ GAMES_CSV_COLUMNS = ["game", "seed", "players", "bots", "start_player", "winners
                      "actions", "minutes", "end", "eliminations"]
 
 
-# ------------------------------------------------------------------ executors
-class InlineExecutor(Executor):
-    """Runs each task at submit time in this process (``--workers 1``)."""
+# ------------------------------------------------------------------ games sent once per worker
+class Shipped:
+    """A compiled game (and its folder engine's bundle) pickled once in the main process and unpickled once
+    per worker: a task names it by its digest after the first that brought it to a worker (local workers), or
+    it is scattered to every Dask worker once (:class:`Pool`)."""
 
-    def submit(self, fn, /, *args, **kwargs):
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
-            future.set_exception(exc)
-        return future
+    __slots__ = ("value", "key", "payload")
+
+    def __init__(self, value):
+        self.value = value
+        self.payload = pickle.dumps(carry(value, value), protocol=pickle.HIGHEST_PROTOCOL)
+        self.key = hashlib.blake2b(self.payload, digest_size=16).hexdigest()
+
+    def __reduce__(self):
+        to = sending_to()
+        if to is not None:
+            sent = _SENT.setdefault(to, set())
+            if self.key in sent:
+                return (_receive, (self.key, None))
+            sent.add(self.key)
+        return (_receive, (self.key, self.payload))
 
 
+_SENT: dict[tuple, set] = {}  # (pool, worker) -> keys of the games it has
+_RECEIVED: dict[str, object] = {}  # in a worker: key -> the game
+
+
+def _receive(key: str, payload: bytes | None):
+    game = _RECEIVED.get(key)
+    if game is None:
+        if payload is None:
+            raise RuntimeError(f"game {key} was named before it was sent")
+        game = _RECEIVED[key] = arrived(pickle.loads(payload))
+    return game
+
+
+def received(game):
+    """The game a batch names: itself (a worker), or the value of its Shipped form (the main process)."""
+    if type(game) is Shipped:
+        return game.value
+    if type(game) is _Scattered:
+        if game.game is None:
+            game.game = arrived(pickle.loads(game.payload))
+        return game.game
+    return arrived(game)
+
+
+# ------------------------------------------------------------------ the pool
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-class Pool:
-    """An executor for ``workers`` local processes or a Dask scheduler address."""
+#: the longest one game (and, when it is played again to find the fault, one action) may take: ``--move-timeout``
+MOVE_TIMEOUT = 30.0
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None, timeout: float = 10.0):
+
+class Pool(Stoppable):
+    """Worker processes that play the games: ``workers`` local ones, or a Dask scheduler's.
+
+    Local workers are supervised (:class:`model.workers.Supervisor`): each runs with its standard output and
+    error refused to the engine (a write is the engine's fault, told with the game), a game that runs past
+    ``move_timeout`` seconds has its worker stopped, and Ctrl-C or a failure stops every worker at once.
+    Even one worker is a process of its own, so that no engine can take the run down with it."""
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None, timeout: float = 10.0,
+                 move_timeout: float | None = None):
         self.scheduler = scheduler
         self.client = None
+        self.supervisor = None
+        self.move_timeout = move_timeout or MOVE_TIMEOUT
+        self.scattered: dict[str, object] = {}
         if scheduler:
             try:
                 from distributed import Client
@@ -269,59 +340,138 @@ class Pool:
                 self.client = Client(scheduler, timeout=f"{timeout}s")
             except (OSError, TimeoutError) as exc:
                 raise PnpError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-            self.executor = self.client.get_executor()
             self.workers = max(1, sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values()))
         else:
-            self.workers = workers or default_workers()
-            if self.workers <= 1:
-                self.executor = InlineExecutor()
-            else:
-                from model.workers import process_pool
+            from model.workers import Supervisor
 
-                self.executor = process_pool(self.workers)
+            self.workers = workers or default_workers()
+            self.supervisor = Supervisor(self.workers, _guard_worker, self.move_timeout)
+
+    @property
+    def task_seconds(self) -> float:
+        """The least work worth one task: a Dask round trip costs milliseconds, a local one tens of microseconds."""
+        return 0.25 if self.client is not None else 0.06
+
+    def ship(self, game) -> object:
+        """What batches carry for ``game``: it travels to each worker once."""
+        shipped = game if type(game) is Shipped else Shipped(game)
+        if self.client is None:
+            return shipped
+        future = self.scattered.get(shipped.key)
+        if future is None:  # every Dask worker gets the game once, unpickled when it arrives
+            future = self.scattered[shipped.key] = self.client.scatter(_Scattered(shipped.payload), broadcast=True,
+                                                                      hash=False)
+        return future
 
     def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
-        """``fn(item)`` for each item, results in item order, at most ``window`` in flight."""
-        window = window or max(2, 2 * self.workers)
+        """``fn(item)`` for each item, results in item order, at most ``window`` in flight (an item that is
+        ``WAIT`` holds back the next ones until a result has been handed on)."""
+        if self.supervisor is not None:
+            yield from self.supervisor.map_ordered(fn, items, window)
+            return
+        yield from self._dask_ordered(fn, items, window or max(4, 3 * self.workers))
+
+    def _dask_ordered(self, fn, items, window: int) -> Iterator:
         pending: deque = deque()
-        for item in items:
-            pending.append(self.executor.submit(fn, item))
-            while len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        source = iter(items)
+        exhausted = waiting = False
+        try:
+            while True:
+                while not (exhausted or waiting) and len(pending) < window:
+                    item = next(source, _END)
+                    if item is _END:
+                        exhausted = True
+                    elif item is WAIT:
+                        waiting = True
+                    elif item[0] == "s":  # the batch's game goes as the scattered future Dask resolves
+                        kind, i, batch = item
+                        pending.append(self.client.submit(fn, (kind, i, replace(batch, game=None)), batch.game,
+                                                          pure=False))
+                    else:
+                        pending.append(self.client.submit(fn, item, pure=False))
+                if not pending:
+                    if waiting:
+                        waiting = False
+                        continue
+                    return
+                head = pending[0]
+                while True:  # (a short wait at a time, so that Ctrl-C is heard)
+                    try:
+                        value = head.result(timeout=0.2)
+                        break
+                    except TimeoutError:
+                        continue
+                pending.popleft()
+                waiting = False
+                yield value
+        finally:
+            for future in pending:
+                future.cancel()
 
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
+        elif self.supervisor is not None:
+            self.supervisor.close()
+
+    def abort(self) -> None:
+        if self.supervisor is not None:
+            self.supervisor.abort()
         else:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+            self.close()
 
 
-def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
-    """Games per task: about 150 ms of work, but enough tasks to keep every worker busy."""
-    names = {n for pattern in bots for n in pattern}
-    cost = max(COST.get(n, 0.002) for n in names) if names else 0.002
-    by_time = max(1, math.ceil(0.15 / cost))
-    by_spread = max(1, math.ceil(games / (4 * max(1, workers))))
-    return max(1, min(by_time, by_spread))
+_END = object()
 
 
-def batches(game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions, model: TimeModel,
-            size: int, rows: bool = True, standings: int = 0, first: int = 0, values: bool = False) -> Iterator[Batch]:
-    """Games ``first .. first+games-1`` of a stream, ``size`` to a batch."""
-    end = first + games
-    for start in range(first, end, size):
-        yield Batch(game, stream, master, start, min(size, end - start), tuple(bots), opts, model, rows, standings,
-                    values)
+class _Scattered:
+    """A game as scattered to Dask workers: unpickled once where it lands."""
+
+    __slots__ = ("payload", "game")
+
+    def __init__(self, payload: bytes):
+        self.payload, self.game = payload, None
+
+    def __reduce__(self):
+        return (_Scattered, (self.payload,))
 
 
+class _Refused:
+    """A worker's ``sys.stdout``/``sys.stderr``: a write is the engine's fault."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise EngineWrote(self.name, text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError("no file")
+
+
+def _guard_worker() -> None:
+    """Each local worker's setup: its file descriptors 1 and 2 go nowhere and a write through sys.stdout or
+    sys.stderr raises EngineWrote in the engine that made it (the parent's terminal stays the parent's)."""
+    import sys
+    import warnings
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    sys.stdout, sys.stderr = _Refused("output"), _Refused("error")
+    warnings.simplefilter("ignore")  # (a library's warning is nobody's write)
+
+
+# ------------------------------------------------------------------ streams and jobs
 @dataclass
 class Stream:
     """One series of games: ``games`` games of ``stream`` with its bot patterns."""
@@ -338,36 +488,198 @@ class Stream:
     standings: int = 0  # the first games that read their standings (lead and drama figures)
     first: int = 0  # the index of the stream's first game (a later part of a stream: more games of a variant)
     on_values: Callable | None = None  # handed each batch's per-game values of the engine's headline figures
+    group: int = 0  # streams and jobs of a smaller group are played first; within a group they take turns
+    only: tuple = ()  # just these game indices, in one batch (``games`` is their number)
 
 
-def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
-    """Play several streams through one pipeline (no worker idles between them);
-    tallies are merged in batch order, so the result does not depend on the pool."""
-    totals = {st.key: new_tally(st.game.spec) for st in streams}
+@dataclass
+class Job:
+    """Work for the pool besides streams of games: ``fn(part)`` for each part in a worker (a module-level
+    function); ``done(results)`` in the main process with every part's result, in order."""
 
-    def tagged():
-        for i, st in enumerate(streams):
-            size = batch_size(st.games, st.bots, pool.workers)
-            for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
-                             st.on_rows is not None, st.standings, st.first, st.on_values is not None):
-                yield i, carry(b, st.game)  # an engine from a data folder travels with its batches
+    key: object
+    fn: Callable
+    parts: list
+    done: Callable[[list], None]
+    group: int = 0
+    cost: float = 0.05  # seconds of work per part, roughly (for the sizes of the games' batches)
 
-    items = tagged()
-    for i, result in pool.map_ordered(_run_tagged, items):
-        st = streams[i]
-        totals[st.key].merge(result.tally)
-        if st.on_rows is not None:
-            st.on_rows(result.rows)
-        if st.on_values is not None:
-            st.on_values(result.values)
-        if on_progress is not None:
-            on_progress(result.tally.games)
+
+#: seconds of work a batch of games aims at, at most (a task's least is ``Pool.task_seconds``)
+MAX_TASK = 0.5
+
+
+def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
+    """Games per task from the rough cost of the bots (the first batches of a stream, before any is timed):
+    about 150 ms of work, but enough tasks to keep every worker busy."""
+    cost = game_cost(bots)
+    by_time = max(1, math.ceil(0.15 / cost))
+    by_spread = max(1, math.ceil(games / (4 * max(1, workers))))
+    return max(1, min(by_time, by_spread))
+
+
+def game_cost(bots: Iterable[tuple]) -> float:
+    names = {n for pattern in bots for n in pattern}
+    return max(COST.get(n, 0.002) for n in names) if names else 0.002
+
+
+class _Plan:
+    """Cuts streams into batches as the pool asks for them (guided: each batch about a share of the work
+    left, so the last ones are small and every worker finishes at once), timing each stream's games from its
+    results."""
+
+    def __init__(self, pool: Pool, streams: list[Stream], jobs: list[Job]):
+        self.pool, self.streams, self.jobs = pool, streams, jobs
+        self.next = [st.first for st in streams]
+        self.cost = [game_cost(st.bots) for st in streams]
+        self.timed = [False] * len(streams)
+        self.parts_left = [len(j.parts) for j in jobs]
+        self.games = [pool.ship(st.game) for st in streams]
+
+    def left(self) -> float:
+        work = sum((st.first + st.games - n) * c for st, n, c in zip(self.streams, self.next, self.cost))
+        return work + sum(k * j.cost for k, j in zip(self.parts_left, self.jobs))
+
+    def time(self, i: int, result: BatchResult) -> None:
+        """A batch of stream ``i`` came back: its games' cost replaces the estimate."""
+        if result.tally.games:
+            measured = result.seconds / result.tally.games
+            self.cost[i] = measured if not self.timed[i] else 0.5 * (self.cost[i] + measured)
+            self.timed[i] = True
+
+    def batch(self, i: int):
+        st = self.streams[i]
+        end = st.first + st.games
+        start = self.next[i]
+        if start >= end:
+            return None
+        if st.only:
+            self.next[i] = end
+            return Batch(self.games[i], st.stream, st.master, 0, len(st.only), tuple(st.bots), st.opts, st.model,
+                         True, st.standings, False, tuple(st.only))
+        workers = self.pool.workers
+        aim = min(MAX_TASK, max(self.pool.task_seconds, self.left() / (3 * workers)))
+        if not self.timed[i] and start == st.first:
+            aim = min(aim, self.pool.task_seconds)  # a small first batch times the stream's games early
+        size = max(1, min(end - start, round(aim / max(self.cost[i], 1e-6))))
+        self.next[i] = start + size
+        return Batch(self.games[i], st.stream, st.master, start, size, tuple(st.bots), st.opts, st.model,
+                     st.on_rows is not None, st.standings, st.on_values is not None)
+
+    def items(self) -> Iterator:
+        """``(kind, index, payload)`` items in the pool's order: groups in turn, and in a group one batch or
+        part from each stream or job in turn."""
+        groups = sorted({st.group for st in self.streams} | {j.group for j in self.jobs})
+        for g in groups:
+            lanes = [("s", i) for i, st in enumerate(self.streams) if st.group == g] + \
+                    [("j", i) for i, j in enumerate(self.jobs) if j.group == g]
+            parts = {i: 0 for kind, i in lanes if kind == "j"}
+            while lanes:
+                for lane in list(lanes):
+                    kind, i = lane
+                    if kind == "s":
+                        b = self.batch(i)
+                        if b is None:
+                            lanes.remove(lane)
+                            continue
+                        yield ("s", i, b)
+                    else:
+                        job = self.jobs[i]
+                        k = parts[i]
+                        if k >= len(job.parts):
+                            lanes.remove(lane)
+                            continue
+                        parts[i] = k + 1
+                        self.parts_left[i] -= 1
+                        yield ("j", i, carry((job.fn, job.parts[k]), job.fn))  # (a folder engine's travels)
+
+
+def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None, jobs: list[Job] = (),
+                on_group: Callable[[int], None] | None = None, totals: dict | None = None) -> dict:
+    """Play several streams, and run the jobs, through one pipeline (no worker idles between them); tallies
+    are merged in batch order, so the result does not depend on the pool.  ``on_group(g)`` is called once
+    every stream and job of group ``g`` (and of every earlier group) is in; by then ``totals`` (returned,
+    stream key -> Tally) holds those streams' tallies."""
+    jobs = list(jobs)
+    totals = {} if totals is None else totals
+    totals.update({st.key: new_tally(received(st.game).spec) for st in streams})
+    plan = _Plan(pool, streams, jobs)
+    job_results: dict[int, list] = {i: [] for i, job in enumerate(jobs) if job.parts}
+    groups = sorted({st.group for st in streams} | {j.group for j in jobs})
+    waiting = {g: 0 for g in groups}  # items fed and not yet merged, by group
+    fed = {"group": None}  # the group the feeder is in: every earlier one is wholly fed
+    told: list[int] = []
+
+    def tasks():
+        for kind, i, payload in plan.items():
+            g = streams[i].group if kind == "s" else jobs[i].group
+            fed["group"] = g
+            waiting[g] += 1
+            yield kind, i, payload
+        fed["group"] = _END
+
+    def tell() -> None:
+        for g in groups:
+            if g in told:
+                continue
+            if waiting[g] or (fed["group"] is not _END and (fed["group"] is None or fed["group"] <= g)):
+                return
+            told.append(g)
+            if on_group is not None:
+                on_group(g)
+
+    for job in jobs:
+        if not job.parts:
+            job.done([])
+    try:
+        for kind, i, result in pool.map_ordered(_run_item, tasks()):
+            if kind == "s":
+                st = streams[i]
+                plan.time(i, result)
+                totals[st.key].merge(result.tally)
+                if st.on_rows is not None:
+                    st.on_rows(result.rows)
+                if st.on_values is not None:
+                    st.on_values(result.values)
+                if on_progress is not None:
+                    on_progress(result.tally.games)
+                waiting[st.group] -= 1
+            else:
+                job_results[i].append(result)
+                if len(job_results[i]) == len(jobs[i].parts):
+                    jobs[i].done(job_results.pop(i))
+                waiting[jobs[i].group] -= 1
+            tell()
+    except Lost as lost:
+        raise lost_failure(lost, streams, pool.move_timeout) from None
+    tell()
     return totals
 
 
-def _run_tagged(item):
-    i, batch = item
-    return i, run_batch(arrived(batch))
+def _run_item(item, game=None):
+    kind, i, payload = item
+    if kind == "s":
+        if game is not None:
+            payload.game = game
+        return kind, i, run_batch(payload)
+    fn, part = arrived(payload)
+    return kind, i, fn(part)
+
+
+def lost_failure(lost: Lost, streams: list[Stream], limit: float) -> EngineFailure:
+    """A worker that ended or overran while it played a batch: the game it was at, played again alone in a
+    fresh process to find the action."""
+    kind, i, payload = lost.item
+    if kind != "s":
+        fn = arrived(payload)[0]
+        return EngineFailure(f"a worker process {lost.why} while it ran {fn.__module__}.{fn.__qualname__} (games a "
+                             "rules engine's statistics play beside the main run)")
+    batch = payload
+    index = int(lost.marks[0]) if lost.marks and lost.marks[0] else batch.start
+    game = received(batch.game)
+    seed = game_seed(batch.master, batch.stream, index)
+    bots = batch.bots[index % len(batch.bots)]
+    return worker_lost(game, seed, bots, batch.opts, lost, limit)
 
 
 def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions,

@@ -30,6 +30,7 @@ from model.errors import CommandLineError
 from validator.kit import get_spec
 
 from .bots import parse_bots
+from .failures import replay_args
 from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .thresholds import Thresholds
@@ -103,11 +104,13 @@ def light_thresholds(th: Thresholds, spec) -> Thresholds:
 def play_variants(pool: Pool, spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds,
                   on_progress: Callable[[int], None] | None = None) -> dict:
     """Games ``first .. first+games-1`` of every variant, through one pipeline: variant index -> Tally."""
-    play_opts = PlayOptions(turn_cap=int(th.get("stalls", "turn_cap")))
+    turn_cap = int(th.get("stalls", "turn_cap"))
     model = time_model(th)
+    defaults = spec.options()
     streams = [Stream(v.index, v.game, "main", master, games,
-                      [parse_bots(v.bots or spec.default_bots, v.players, spec)], play_opts, model, first=first)
-               for v in variants]
+                      [parse_bots(v.bots or spec.default_bots, v.players, spec)],
+                      PlayOptions(turn_cap=turn_cap, replay=replay_args(v.data, v.rules, defaults)), model, first=first)
+               for v in variants]  # (one group: the variants take turns, batch by batch)
     return run_streams(pool, streams, on_progress)
 
 
@@ -143,7 +146,7 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
         if progress:
             progress(done["n"], total)
 
-    with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+    with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
         tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
         workers = pool.workers
     results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]

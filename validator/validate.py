@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Callable
 
 from model import __version__
-from model.atomic import AtomicFile
 from model.errors import CommandLineError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
 from validator.kit.stats import diff_interval
@@ -24,7 +23,8 @@ from .checks import deck_checks, sheet_checks
 from .failures import replay_failure
 from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
-from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
+from .failures import replay_args
+from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
 
 SKILL_BOTS = ("random", "greedy", "search")
@@ -50,6 +50,7 @@ class RunOptions:
     expansions: set[str] | None = None  # the boxes to play with (the base game plus expansions); None: every box
     write: bool = True
     connect_timeout: float = 10.0  # seconds to reach a Dask scheduler
+    move_timeout: float = MOVE_TIMEOUT  # the longest one game, or one action played again to find a fault, may take
 
 
 @dataclass
@@ -71,6 +72,7 @@ class Result:
     files: list[Path]
     seconds: float
     games: object = None  # figures.Games of the main games, with Options.per_game
+    warnings: list = field(default_factory=list)  # lines for the user: the run is not what it seems
 
     @property
     def status(self) -> str:
@@ -97,7 +99,7 @@ def deck_hash(data) -> str:
 # ------------------------------------------------------------------ the run
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
     """Simulate one game's deck and write its validation folder: every file, or none when
-    anything fails (an engine's statistics, verdicts or sections included)."""
+    anything fails (an engine's statistics, verdicts or sections included; a folder it made is removed)."""
     pending: list = []
     try:
         return _validate_game(data, opts, progress, pending)
@@ -110,6 +112,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
 def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     started = time.perf_counter()
     spec = get_spec(data)  # (the game's data: its folder's rules count too)
+    slug = data.slug
     data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
         raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, "
@@ -122,11 +125,14 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     bots = parse_bots(opts.bots or spec.default_bots, opts.players, spec)
     th = opts.thresholds.bind(spec)
     model = time_model(th)
-    play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")))
-    out_dir = Path(opts.out) / data.slug / "validation"
+    play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")),
+                            replay=replay_args(data, opts.rules, spec.options()))
+    out_dir = Path(opts.out) / slug / "validation"
     files: list[Path] = []
-    writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
-    if writer:
+    writer = None
+    if opts.write:
+        remove_stale(out_dir)
+        writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec))
         pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
@@ -136,22 +142,25 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     def advance(n: int) -> None:
         done["n"] += n
         if progress:
-            progress(data.slug, done["n"], opts.games + skill_total)
+            progress(slug, done["n"], opts.games + skill_total)
 
     per_game = Games() if opts.per_game else None
-    on_rows = writer.write if writer else None
-    if per_game is not None:
-        def on_rows(rows, write=on_rows):
+    again = _again(opts.games)  # main games played once more at the end, by then in another worker
+    kept: dict[int, list] = {}
+
+    def on_rows(rows, write=writer.write if writer else None):
+        for row in rows:
+            if row[0] in again:
+                kept[row[0]] = row
+        if per_game is not None:
             per_game.add_rows(rows, spec.stalls)
-            if write is not None:
-                write(rows)
+        if write is not None:
+            write(rows)
+
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
                       on_rows, min(opts.games, opts.drama_games),
                       on_values=None if per_game is None else
                       (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
-    for a, b in pairs:
-        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
-                              _pair_patterns(a, b, opts.players), play_opts, model))
     sweep = sorted({n for n in opts.sweep if n != opts.players})
     for n in sweep:
         if not spec.min_players <= n <= spec.max_players:
@@ -160,8 +169,30 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
     skill_total += opts.sweep_games * len(sweep)
+    for a, b in pairs:  # (last: the charts need the games above, the skill matrix only tables)
+        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
+                              _pair_patterns(a, b, opts.players), play_opts, model, group=1))
+    replayed: dict[int, list] = {}
+    streams.append(Stream("again", game, "main", opts.seed, len(again), [bots], play_opts, model,
+                          lambda rows: replayed.update((r[0], r) for r in rows), group=1, only=tuple(again)))
+    found: dict = {}
+    jobs = [Job(("study", k), study.play, study.parts, lambda results, study=study: found.update(
+                _merged(found, study.finish(results))), cost=study.cost)
+            for k, study in enumerate(spec.studies(game, th) if spec.studies is not None else [])]
+    drawing = None
+    tallies: dict = {}
     try:
-        with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+        with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+            if opts.write:
+                from .report import Drawing
+
+                drawing = Drawing(spec)  # (matplotlib is imported while the games are played)
+
+            def first_games(group: int) -> None:  # the charts' figures are known: draw them while skill games run
+                if group == 0 and drawing is not None:
+                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, found)
+                    drawing.draw(early)
+
             t0 = time.perf_counter()
             main_done = {}
 
@@ -170,7 +201,9 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
                 if done["n"] >= opts.games and "t" not in main_done:
                     main_done["t"] = time.perf_counter() - t0
 
-            tallies = run_streams(pool, streams, advance_main)
+            meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games,
+                              play_opts.turn_cap, opts.strict, th, opts.expansions)
+            tallies = run_streams(pool, streams, advance_main, jobs, first_games, totals=tallies)
             main_seconds = main_done.get("t", time.perf_counter() - t0)
             workers = pool.workers
     except BaseException:
@@ -178,14 +211,15 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             writer.abort()
         raise
     tally = tallies.pop("main")
+    tallies.pop("again")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games, play_opts.turn_cap,
-                      opts.strict, th, opts.expansions)
-    summary = summarize(game, spec, tally, skill, problems, meta, th)
+    summary = summarize(game, spec, tally, skill, problems, meta, th, found)
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
+    warnings = [_not_again(spec, i, kept[i], replayed.get(i), play_opts.replay) for i in sorted(again)
+                if kept.get(i) != replayed.get(i)][:1]
     seconds = time.perf_counter() - started
     summary["timing"] = {
         "wall_seconds": round(seconds, 3),
@@ -197,10 +231,77 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if opts.write:
         from .report import write_outputs
 
-        files += write_outputs(out_dir, summary, game, spec)
+        files += write_outputs(out_dir, summary, game, spec, drawing)
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
-    return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+    return Result(slug, data.title, summary, verdicts, files, seconds, per_game, warnings)
+
+
+#: main games played a second time at the end of a run, in whatever worker is free by then
+AGAIN = 3
+
+
+def _again(games: int) -> set[int]:
+    """The main games a run plays twice: the first ones and the last (a module's state that grows with the
+    games a process has played shows there)."""
+    return set(range(min(AGAIN - 1, games))) | {games - 1}
+
+
+def _not_again(spec, index: int, first: list, second: list | None, extra: str) -> str:
+    from .failures import replay_command
+
+    seed, players, bots = first[1], first[2], first[3].split("|")
+    differs = "" if second is None else ", ".join(
+        name for name, a, b in zip(games_csv_header(spec), first, second) if a != b)
+    return (f"game seed {seed} (game {index}) played again in another worker gave a different game ({differs}): "
+            f"the report is not reproducible - does the engine draw from anything but the Chance it is given "
+            f"(Python's random, the clock), or share state between games or clones? pnp validate {spec.slug} "
+            f"--conformance checks it; the game: {replay_command(spec.slug, seed, players, bots, extra)}")
+
+
+def _merged(into: dict, more: dict) -> dict:
+    """A study's keys added to what the studies found so far (a dict for a block adds its entries)."""
+    out = dict(into)
+    for key, value in more.items():
+        if isinstance(out.get(key), dict) and isinstance(value, dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+def remove_stale(folder: Path) -> list[Path]:
+    """Temporary files an earlier run left in ``folder`` when it was killed (``.games.csv.PID.*.tmp`` of a
+    process that is gone, other ``.*.tmp`` an hour old): removed, and returned."""
+    import re
+
+    removed = []
+    if not folder.is_dir():
+        return removed
+    for path in folder.glob(".*.tmp"):
+        m = re.match(r"^\.games\.csv\.(\d+)\.", path.name)
+        try:
+            stale = not _alive(int(m.group(1))) if m else time.time() - path.stat().st_mtime > 3600
+            if stale:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 def static_problems(spec, data, players: int) -> list[Problem]:
@@ -292,29 +393,56 @@ def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
 
 
 class _GamesWriter:
-    """games.csv written as batches arrive, into a temporary file renamed at the end."""
+    """games.csv written as batches arrive, into a temporary file named with this process's id (so that a
+    later run knows it for a leftover once the process is gone: :func:`remove_stale`) and renamed at the end.
+    Aborted, it removes the file and the folders it made, when they are empty."""
 
     def __init__(self, path: Path, header: list[str]):
         import csv
+        import os
+        import tempfile
 
-        self.file = AtomicFile(path)
-        self.csv = csv.writer(self.file.fh, lineterminator="\n")
+        self.path = path
+        self.made = [p for p in (path.parent, path.parent.parent) if not p.exists()]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.csv = csv.writer(self.fh, lineterminator="\n")
         self.csv.writerow(header)
 
     def write(self, rows) -> None:
         self.csv.writerows(rows)
 
     def commit(self) -> Path:
-        return self.file.commit()
+        import os
+
+        self.fh.close()
+        os.chmod(self.tmp, 0o644)
+        os.replace(self.tmp, self.path)
+        return self.path
 
     def abort(self) -> None:
-        self.file.abort()
+        import os
+
+        if not self.fh.closed:
+            self.fh.close()
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+        for folder in self.made:  # (the innermost first)
+            try:
+                folder.rmdir()
+            except OSError:
+                break
 
 
 # ------------------------------------------------------------------ summary
-def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds) -> dict:
+def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds,
+              studies: dict | None = None) -> dict:
     """summary.json: the generic blocks from the tallies, the engine's stats
-    extension's blocks (``GameSpec.stats``), the counters it declares."""
+    extension's blocks (``GameSpec.stats``) and what its studies found (``studies``), the counters it
+    declares."""
     n_games = t.games
     players = meta["players"]
     box = th.box(meta["playtime"])
@@ -386,12 +514,17 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         "outcome": outcome,
         "drama": drama_summary(t, spec),
     }
-    if t.ext is not None:
-        for key, value in t.ext.summarize(game, t, th).items():
-            if isinstance(summary.get(key), dict) and isinstance(value, dict):
-                summary[key].update(value)  # figures added to a generic block
-            else:
-                summary[key] = value
+    blocks = dict(t.ext.summarize(game, t, th)) if t.ext is not None else {}
+    for key, value in (studies or {}).items():
+        if isinstance(blocks.get(key), dict) and isinstance(value, dict):
+            blocks[key] = {**blocks[key], **value}
+        else:
+            blocks[key] = value
+    for key, value in blocks.items():
+        if isinstance(summary.get(key), dict) and isinstance(value, dict):
+            summary[key].update(value)  # figures added to a generic block
+        else:
+            summary[key] = value
     summary["counts"] = {k: t.counts[k] for k in sorted(set(spec.counters) | set(t.counts))}
     if spec.per_player:
         summary["per_player"] = {
@@ -609,7 +742,9 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
         lines.append(f"  [{step}] P{player + 1} ({bots[player]}): {state.action_to_string(action)}")
 
     try:
-        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap,
+                                                      replay=replay_args(data, rules, spec.options())),
+                        log=log, on_action=on_action)
         record = state.record()
     except Exception as exc:  # noqa: BLE001 - the moves so far, then the failure in one line
         raise replay_failure(game, seed, first["step"], exc, lines + ["  " + x for x in log]) from None

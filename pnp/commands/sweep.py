@@ -14,8 +14,9 @@ import click
 from model.errors import CommandLineError
 from validator.sweep import SweepOptions
 
-from ..console import out, progress_bar
+from ..console import hear_ctrl_c, out, progress_bar
 from ..options import data_option, expansion_option, explicit, out_option
+from .validate import announce_rules, move_timeout_option
 
 
 def common_play_options(f):
@@ -36,7 +37,7 @@ def common_play_options(f):
                      help="Set a rules option for every variant (repeatable)."),
         click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]"),
-        data_option, expansion_option, out_option,
+        move_timeout_option, data_option, expansion_option, out_option,
     ]):
         f = option(f)
     return f
@@ -49,17 +50,20 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     from validator.kit import get_spec
     from validator.thresholds import find_thresholds, load_thresholds
 
+    hear_ctrl_c()
     data = common["data"]
     if common["scheduler"] and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
     project = load_project(data, [slug])
+    announce_rules(project, [slug])
     spec = get_spec(project.games[slug])
     boxes = project.select_expansions(common["expansions"], strict=True)[slug]
     parsed = spec.parse_options(list(common["rules"]))  # a mistake there: the command line's (exit 2)
     th = load_thresholds(find_thresholds(data, common["thresholds"]))
     return project.games[slug], make(players=common["players"], seed=common["seed"], workers=common["workers"],
                                      scheduler=common["scheduler"], bots=common["bots"], rules=parsed, thresholds=th,
-                                     out=common["out_dir"] or (data / "output"), expansions=boxes, **own)
+                                     out=common["out_dir"] or (data / "output"), expansions=boxes,
+                                     move_timeout=common["move_timeout"], **own)
 
 
 @click.command()
