@@ -41,8 +41,8 @@ from pathlib import Path
 
 from model.errors import Problem
 
-from . import displaylist
-from .cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
+from .draw import displaylist
+from .stages.cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
 
 DB_NAME = "cache.sqlite"
 SCHEMA = 1
@@ -349,7 +349,7 @@ class DiskCache:
     # ------------------------------------------------------------ form streams
     def get_form(self, key: str):
         """The PDF form stream kept for a design key (``pdf.FormStream``), or None."""
-        from .pdf import FormStream
+        from .sheets.pdf import FormStream
 
         return self._get_kept("form", self._forms, key, FormStream.loads)
 

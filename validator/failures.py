@@ -2,10 +2,11 @@
 its code, the game seed, the action, and the command that replays it.
 
 The runner plays games without watching them (that is what makes it fast); when
-one raises, :func:`game_failure` plays the same seed again through the protocol
-loop, counting actions, to find the action it failed at.  A game that does not
-fail the second time has not been played the same way twice from one seed: that
-is said instead, since it is the engine's fault too.  Outside any game,
+one raises, ``runner.game_failure`` plays the same seed again through the protocol
+loop, counting actions, to find the action it failed at, and words it with the
+helpers here.  A game that does not fail the second time has not been played the
+same way twice from one seed: that is said instead, since it is the engine's fault
+too.  Outside any game,
 :func:`blame` turns an exception raised in an engine's code (compiling the game,
 its static checks, statistics, report sections) into one line naming the file
 and line.
@@ -102,100 +103,6 @@ def did(exc: BaseException) -> str:
     if isinstance(exc, EngineWrote):
         return str(exc)
     return f"raised {describe(exc)}"
-
-
-def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
-    """The one-line failure of game ``seed`` that raised ``exc``."""
-    spec = game.spec
-    place = where(exc, spec)
-    at = f" ({place})" if place else ""
-    step, again = locate(game, seed, bots, opts)
-    replay = replay_command(spec.slug, seed, game.players, bots, opts.replay)
-    if again is None:
-        return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed}, but not "
-                             f"when the seed was played again: the engine does not play the same game from the "
-                             f"same seed (does it draw from anything but the Chance it is given?); "
-                             f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
-    moment = "while setting up" if step is None else f"at action {step}"
-    return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed} {moment}; "
-                         f"replay it with: {replay}", seed, step)
-
-
-def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseException | None]:
-    """Play ``seed`` again through the protocol loop: (the last action begun, the
-    exception) when it fails again, else (None, None)."""
-    from .runner import play
-
-    seen = {"step": None}
-
-    def note(step, state, player, action):
-        seen["step"] = step
-
-    try:
-        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
-        state.record()
-    except (InvariantViolation, EngineFailure) as exc:
-        return exc.step, exc
-    except BaseException as exc:  # noqa: BLE001 - the failure being located (an exit or an interrupt too)
-        return seen["step"], exc
-    return None, None
-
-
-def worker_lost(game, seed: int, bots: tuple, opts, lost, limit: float) -> EngineFailure:
-    """A worker process that ended (``os._exit``, a crash) or ran past the time limit while it played game
-    ``seed``: the game is played again alone in a fresh process, watched action by action, to say where."""
-    from model.workers import Lost, probe
-
-    from .runner import Shipped, _guard_worker
-
-    slug = game.spec.slug
-    replay = replay_command(slug, seed, game.players, bots, opts.replay)
-    ok, found = probe(_alone, (Shipped(game), seed, bots, opts), limit, _guard_worker)
-    if isinstance(found, Lost):
-        step = int(found.marks[1]) if found.marks and found.marks[0] else None
-        moment = "while setting up" if step is None else f"at action {step}"
-        if found.overran:
-            what = f"took longer than {limit:g} s (--move-timeout)"
-        else:
-            what = f"ended its worker process ({found.why}): an engine must not exit (os._exit, a crash)"
-        return EngineFailure(f"the rules of {slug} {what} in game seed {seed} {moment}; replay it with: {replay}",
-                             seed, step)
-    if ok and found is not None:  # the replay raised, and said where
-        step, text = found
-        moment = "while setting up" if step is None else f"at action {step}"
-        return EngineFailure(f"the rules of {slug} {text} in game seed {seed} {moment}; replay it with: {replay}",
-                             seed, step)
-    how = "ran past the time limit" if lost.overran else lost.why
-    return EngineFailure(f"a worker process {how} while it played game seed {seed} of {slug}, but the game played "
-                         f"again alone did not: the engine does not play the same game from the same seed, or "
-                         f"it depends on the games played before; pnp validate {slug} --conformance checks it; the "
-                         f"game: {replay}", seed)
-
-
-def _alone(task):
-    """In a fresh worker: play one game through the protocol loop, each action timed (``beat``): None when it
-    ends normally, else (the action, what the engine did)."""
-    from model.workers import beat
-
-    from .runner import play, received
-
-    shipped, seed, bots, opts = task
-    game = received(shipped)
-    seen = {"step": None}
-
-    def note(step, state, player, action):
-        seen["step"] = step
-        beat(1, step)
-
-    try:
-        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
-        state.record()
-    except (InvariantViolation, EngineFailure) as exc:
-        return exc.step, str(exc)
-    except BaseException as exc:  # noqa: BLE001 - the failure being located
-        place = where(exc, game.spec)
-        return seen["step"], did(exc) + (f" ({place})" if place else "")
-    return None
 
 
 def stalled(game, seed: int, bots: tuple, step: int, turns: int, extra: str = "") -> EngineFailure:

@@ -40,9 +40,9 @@ from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
-from .failures import ENGINE_FAULTS, blame, describe, game_failure, own, replay_command, where
+from .failures import ENGINE_FAULTS, blame, describe, own, replay_command, where
 from .metrics import TimeModel
-from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, play, run_streams
+from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_failure, play, run_streams
 from .thresholds import Thresholds
 
 HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"

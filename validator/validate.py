@@ -20,17 +20,16 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
-from .failures import replay_failure
+from .failures import replay_args, replay_failure
 from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
-from .failures import replay_args
 from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds
 
 SKILL_BOTS = ("random", "greedy", "search")
 DRAMA_GAMES = 2000  # the first games of the main run whose standings feed the lead and drama figures
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
-_RANK = {PASS: 0, WARN: 1, FAIL: 2}
+RANK = {PASS: 0, WARN: 1, FAIL: 2}
 
 
 @dataclass
@@ -82,7 +81,7 @@ class Result:
 def worst(statuses) -> str:
     out = PASS
     for s in statuses:
-        if _RANK[s] > _RANK[out]:
+        if RANK[s] > RANK[out]:
             out = s
     return out
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from validator.kit import Figure, GameSpec
 
 from .checks import static_checks
+from .game import Pyrrameds
 from .heuristics import HEURISTIC, ForgetfulBot
 from .report import card_effects, csv_files, sections, verdicts
 from .spec import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING
@@ -24,8 +25,6 @@ from .sweep import studies
 
 
 def make(data, players: int, **options):
-    from .game import Pyrrameds
-
     return Pyrrameds(data, players, **options)
 
 
@@ -73,3 +72,4 @@ SPEC = GameSpec(
     studies=studies,
     card_effects=card_effects,
 )
+Pyrrameds.spec = SPEC

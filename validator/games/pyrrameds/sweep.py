@@ -54,10 +54,12 @@ def compare_boxes(game, games: int) -> list[dict]:
     return [play_boxes(part) for part in box_parts(game, games)]
 
 
+
 def box_parts(game, games: int) -> list[tuple]:
     """One part of the comparison of boxes per box selection and player count."""
-    from . import SPEC
     from .checks import selections
+
+    SPEC = game.spec
 
     out = []
     for boxes in selections(game.data):
@@ -71,9 +73,8 @@ def play_boxes(part: tuple) -> dict:
     """One row of the comparison of boxes: ``games`` greedy games of one box selection and player count."""
     from model.errors import PnpError
 
-    from . import SPEC
-
     game, label, players, games = part
+    SPEC = game.spec
     row = {"boxes": label, "players": players, "games": games}
     try:
         g = SPEC.make(game.data, players, **_options(game, boxes=label, row=game.o["row"]))
