@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Callable
 
 from model.errors import CommandLineError, EngineFailure, InvariantViolation, PnpError
+from model.workers import beat
 from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
@@ -142,17 +143,53 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
     opts.replay = replay_args(data, opts.rules, spec.options())
     play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")), replay=opts.replay)
 
-    step("random playouts")
-    _playouts(result, games, opts, play_opts)
-    step("same seed, same game")
-    _determinism(result, games, opts, play_opts)
+    step("random playouts, same seed, bots")
+    _isolated(result, spec, games, opts, play_opts)
     step("any worker count")
     _workers(result, spec, games[counts[0]], opts, play_opts)
-    step("bots see only their View")
-    _bots(result, spec, games, opts)
     step("a short report")
     _report(result, data, spec, counts[0], rules, opts)
     return _done(result, started)
+
+
+#: the checks that play games in a process of their own, by the number their games give model.workers.beat
+PLAYING = {1: "random playouts (--strict)", 2: "clones", 3: "same seed, same game", 4: "bots see only their View"}
+
+
+def _isolated(result: Conformance, spec, games: dict, opts: HarnessOptions, play_opts: PlayOptions) -> None:
+    """The checks that play games themselves (random playouts, clones and observations, same seed, bots), in a
+    worker process of their own: an engine that exits, writes to its output or runs past ``--move-timeout``
+    fails the check it was in, with the game, and the harness goes on."""
+    from model.workers import Lost, probe
+
+    from .runner import _guard_worker
+
+    ok, found = probe(_playing, (result, games, opts, play_opts), opts.move_timeout, _guard_worker)
+    if ok:
+        result.checks[:] = found
+        return
+    if not isinstance(found, Lost):
+        raise found
+    code, n = divmod(int(found.marks[0]), 100)
+    i = int(found.marks[1])
+    check = result.check(PLAYING.get(code, "random playouts (--strict)"))
+    if code == 4:
+        seed, bots = _seeds(opts, "bots", n, 1)[0], (_bot_names(spec, opts)[i],) * n
+    else:
+        seed, bots = _seeds(opts, "playout", n, i + 1)[i], ("random",) * n
+    what = (f"took longer than {opts.move_timeout:g} s (--move-timeout)" if found.overran else
+            f"ended its process ({found.why}): an engine must not exit (os._exit, a crash)")
+    check.failed(f"the rules of {spec.slug} {what} in game seed {seed} ({n} players); replay it with: "
+                 f"{replay_command(spec.slug, seed, n, bots, opts.replay)}", seed)
+
+
+def _playing(task) -> list:
+    """In a worker: the checks that play games; their outcome."""
+    result, games, opts, play_opts = task
+    _playouts(result, games, opts, play_opts)
+    _determinism(result, games, opts, play_opts)
+    _bots(result, next(iter(games.values())).spec, games, opts)  # (a compiled game knows its spec)
+    return result.checks
 
 
 def _done(result: Conformance, started: float) -> Conformance:
@@ -190,7 +227,8 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
         bots = ("random",) * n
         listed = sum(game.components().values())
         components = max(components, listed)
-        for seed in _seeds(opts, "playout", n, opts.playouts):
+        for i, seed in enumerate(_seeds(opts, "playout", n, opts.playouts)):
+            beat(100 + n, i)
             where = f"game seed {seed} ({n} players)"
             replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
 
@@ -237,7 +275,8 @@ def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: Pl
     watched = 0
     for n, game in games.items():
         bots = ("random",) * n
-        for seed in _seeds(opts, "playout", n, opts.watched):
+        for i, seed in enumerate(_seeds(opts, "playout", n, opts.watched)):
+            beat(200 + n, i)
             where = f"game seed {seed} ({n} players)"
             replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
 
@@ -313,7 +352,8 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
         bots = ("random",) * n
         twin = pickle.loads(pickle.dumps(carry(game, game)))
         twin = arrived(twin)
-        for seed in _seeds(opts, "playout", n, 3):
+        for i, seed in enumerate(_seeds(opts, "playout", n, 3)):
+            beat(300 + n, i)
             replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
             try:
                 first = _trace(game, seed, bots, play_opts)
@@ -443,17 +483,16 @@ def _bots(result: Conformance, spec, games: dict, opts: HarnessOptions) -> None:
     check = result.check("bots see only their View")
     if result.check("random playouts (--strict)").status == FAILED:
         return
-    names = [b for b in known_bots(spec) if b != "random"]
-    if opts.bots:
-        names = [b for b in dict.fromkeys(x.strip() for x in opts.bots.split(",")) if b != "random"]
+    names = _bot_names(spec, opts)
     if not names:
         check.status, check.detail = SKIPPED, "the engine has no bots but random (no heuristic)"
         return
     compared = 0
     from validator.kit.chance import derive_seeds
 
-    for name in names:
+    for k, name in enumerate(names):
         for n, game in games.items():
+            beat(400 + n, k)
             seed = _seeds(opts, "bots", n, 1)[0]
             bots = make_bots((name,) * n, [Chance(s) for s in derive_seeds(seed, "bot", count=n)], game)
             replay = replay_command(spec.slug, seed, n, (name,) * n, opts.replay)
@@ -467,6 +506,13 @@ def _bots(result: Conformance, spec, games: dict, opts: HarnessOptions) -> None:
                 check.failed(str(game_failure(game, seed, (name,) * n, PlayOptions(replay=opts.replay), exc)), seed)
                 return
     check.held(f"{compared:,} decisions of {', '.join(names)} compared with the hidden part drawn again")
+
+
+def _bot_names(spec, opts: HarnessOptions) -> list[str]:
+    """The bots whose views are checked: every bot but random (or those ``--bots`` names)."""
+    if opts.bots:
+        return [b for b in dict.fromkeys(x.strip() for x in opts.bots.split(",")) if b != "random"]
+    return [b for b in known_bots(spec) if b != "random"]
 
 
 # ------------------------------------------------------------------ a short report

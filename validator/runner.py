@@ -559,8 +559,8 @@ class _Plan:
                          True, st.standings, False, tuple(st.only))
         workers = self.pool.workers
         aim = min(MAX_TASK, max(self.pool.task_seconds, self.left() / (3 * workers)))
-        if not self.timed[i] and start == st.first:
-            aim = min(aim, self.pool.task_seconds)  # a small first batch times the stream's games early
+        if not self.timed[i]:  # small batches until one is back: its time sets the size of the next
+            aim = min(aim, self.pool.task_seconds)
         size = max(1, min(end - start, round(aim / max(self.cost[i], 1e-6))))
         self.next[i] = start + size
         return Batch(self.games[i], st.stream, st.master, start, size, tuple(st.bots), st.opts, st.model,

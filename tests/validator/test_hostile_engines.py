@@ -175,3 +175,26 @@ def test_ctrl_c_stops_a_stuck_engine_within_two_seconds(folder, tmp_path, how):
     assert err.strip().splitlines() == ["stopped (Ctrl-C); nothing more was written."]
     assert left_behind(folder) == []
     assert not (tmp_path / "hostile").exists()
+
+
+CONFORMANCE = {
+    "os-exit": "ended its process (ended with exit code 9): an engine must not exit (os._exit, a crash) in game seed "
+               "{seed} (3 players)",
+    "print": "wrote to standard output ('the engine says hello'): an engine must not print, its output would mix "
+             "with pnp's (templates/hostile/rules/game.py:{line}) in game seed {seed} at action 5",
+    "sleep": "took longer than 1 s (--move-timeout) in game seed {seed} (3 players)",
+}
+
+
+@pytest.mark.parametrize("fault", list(CONFORMANCE))
+def test_conformance_tells_a_fault_as_a_failed_check(folder, fault):
+    from validator.kit import derive_seed
+
+    seed = derive_seed(1, "conformance", "playout", 3, 0)  # the first random playout of three players
+    code, stdout, err, seconds = pnp(folder, "validate", "hostile", "--conformance", "--players", "3",
+                                     "--rule", f"fault={fault}", "--move-timeout", "1")
+    what = CONFORMANCE[fault].format(seed=seed, line=line_of("print("))
+    assert code == 1 and "Traceback" not in stdout + "\n".join(err)
+    assert (f"FAILED random playouts (--strict): the rules of hostile {what}; replay it with: pnp validate hostile "
+            f"--data {folder} --rule fault={fault} --replay {seed} --players 3 --bots random") in stdout.splitlines()
+    assert seconds < 20 and left_behind(folder) == []
