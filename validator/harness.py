@@ -162,9 +162,9 @@ def _isolated(result: Conformance, spec, games: dict, opts: HarnessOptions, play
     fails the check it was in, with the game, and the harness goes on."""
     from model.workers import Lost, probe
 
-    from .runner import _guard_worker
+    from .pool import guard_worker
 
-    ok, found = probe(_playing, (result, games, opts, play_opts), opts.move_timeout, _guard_worker)
+    ok, found = probe(_playing, (result, games, opts, play_opts), opts.move_timeout, guard_worker)
     if ok:
         result.checks[:] = found
         return

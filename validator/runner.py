@@ -19,30 +19,27 @@ same pipeline.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import os
-import pickle
 import time
-from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from model.errors import EngineFailure, InvariantViolation, PnpError
-from model.workers import WAIT, Lost, Stoppable, beat, probe, sending_to
+from model.errors import EngineFailure, InvariantViolation
+from model.workers import Lost, beat, probe
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
 from validator.kit.chance import derive_seeds
 from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
-from .failures import MAX_TURN_ACTIONS, EngineWrote, bad_actions, did, replay_command, stalled, where
+from .failures import MAX_TURN_ACTIONS, bad_actions, did, replay_command, stalled, where
 from .metrics import Tally, TimeModel, new_tally
+from .pool import MOVE_TIMEOUT, Pool, Shipped, default_workers, guard_worker, received
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
 COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
 
 __all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool", "Stream",
-           "Job", "MOVE_TIMEOUT"]
+           "Job", "MOVE_TIMEOUT", "default_workers"]
 
 
 @dataclass
@@ -259,218 +256,6 @@ GAMES_CSV_COLUMNS = ["game", "seed", "players", "bots", "start_player", "winners
                      "actions", "minutes", "end", "eliminations"]
 
 
-# ------------------------------------------------------------------ games sent once per worker
-class Shipped:
-    """A compiled game (and its folder engine's bundle) pickled once in the main process and unpickled once
-    per worker: a task names it by its digest after the first that brought it to a worker (local workers), or
-    it is scattered to every Dask worker once (:class:`Pool`)."""
-
-    __slots__ = ("value", "key", "payload")
-
-    def __init__(self, value):
-        self.value = value
-        self.payload = pickle.dumps(carry(value, value), protocol=pickle.HIGHEST_PROTOCOL)
-        self.key = hashlib.blake2b(self.payload, digest_size=16).hexdigest()
-
-    def __reduce__(self):
-        to = sending_to()
-        if to is not None:
-            sent = _SENT.setdefault(to, set())
-            if self.key in sent:
-                return (_receive, (self.key, None))
-            sent.add(self.key)
-        return (_receive, (self.key, self.payload))
-
-
-_SENT: dict[tuple, set] = {}  # (pool, worker) -> keys of the games it has
-_RECEIVED: dict[str, object] = {}  # in a worker: key -> the game
-
-
-def _receive(key: str, payload: bytes | None):
-    game = _RECEIVED.get(key)
-    if game is None:
-        if payload is None:
-            raise RuntimeError(f"game {key} was named before it was sent")
-        game = _RECEIVED[key] = arrived(pickle.loads(payload))
-    return game
-
-
-def received(game):
-    """The game a batch names: itself (a worker), or the value of its Shipped form (the main process)."""
-    if type(game) is Shipped:
-        return game.value
-    if type(game) is _Scattered:
-        if game.game is None:
-            game.game = arrived(pickle.loads(game.payload))
-        return game.game
-    return arrived(game)
-
-
-# ------------------------------------------------------------------ the pool
-def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
-#: the longest one game (and, when it is played again to find the fault, one action) may take: ``--move-timeout``
-MOVE_TIMEOUT = 30.0
-
-
-class Pool(Stoppable):
-    """Worker processes that play the games: ``workers`` local ones, or a Dask scheduler's.
-
-    Local workers are supervised (:class:`model.workers.Supervisor`): each runs with its standard output and
-    error refused to the engine (a write is the engine's fault, told with the game), a game that runs past
-    ``move_timeout`` seconds has its worker stopped, and Ctrl-C or a failure stops every worker at once.
-    Even one worker is a process of its own, so that no engine can take the run down with it."""
-
-    def __init__(self, workers: int | None = None, scheduler: str | None = None, timeout: float = 10.0,
-                 move_timeout: float | None = None):
-        self.scheduler = scheduler
-        self.client = None
-        self.supervisor = None
-        self.move_timeout = move_timeout or MOVE_TIMEOUT
-        self.scattered: dict[str, object] = {}
-        if scheduler:
-            try:
-                from distributed import Client
-            except ImportError:
-                raise PnpError("--scheduler needs Dask distributed; install it with: pip install 'pyramid-pnp[dask]'") \
-                    from None
-            try:
-                self.client = Client(scheduler, timeout=f"{timeout}s")
-            except (OSError, TimeoutError) as exc:
-                raise PnpError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-            self.workers = max(1, sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values()))
-        else:
-            from model.workers import Supervisor
-
-            self.workers = workers or default_workers()
-            self.supervisor = Supervisor(self.workers, _guard_worker, self.move_timeout)
-
-    @property
-    def task_seconds(self) -> float:
-        """The least work worth one task: a Dask round trip costs milliseconds, a local one tens of microseconds."""
-        return 0.25 if self.client is not None else 0.06
-
-    def ship(self, game) -> object:
-        """What batches carry for ``game``: it travels to each worker once."""
-        shipped = game if type(game) is Shipped else Shipped(game)
-        if self.client is None:
-            return shipped
-        future = self.scattered.get(shipped.key)
-        if future is None:  # every Dask worker gets the game once, unpickled when it arrives
-            future = self.scattered[shipped.key] = self.client.scatter(_Scattered(shipped.payload), broadcast=True,
-                                                                      hash=False)
-        return future
-
-    def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
-        """``fn(item)`` for each item, results in item order, at most ``window`` in flight (an item that is
-        ``WAIT`` holds back the next ones until a result has been handed on)."""
-        if self.supervisor is not None:
-            yield from self.supervisor.map_ordered(fn, items, window)
-            return
-        yield from self._dask_ordered(fn, items, window or max(4, 3 * self.workers))
-
-    def _dask_ordered(self, fn, items, window: int) -> Iterator:
-        pending: deque = deque()
-        source = iter(items)
-        exhausted = waiting = False
-        try:
-            while True:
-                while not (exhausted or waiting) and len(pending) < window:
-                    item = next(source, _END)
-                    if item is _END:
-                        exhausted = True
-                    elif item is WAIT:
-                        waiting = True
-                    elif item[0] == "s":  # the batch's game goes as the scattered future Dask resolves
-                        kind, i, batch = item
-                        pending.append(self.client.submit(fn, (kind, i, replace(batch, game=None)), batch.game,
-                                                          pure=False))
-                    else:
-                        pending.append(self.client.submit(fn, item, pure=False))
-                if not pending:
-                    if waiting:
-                        waiting = False
-                        continue
-                    return
-                head = pending[0]
-                while True:  # (a short wait at a time, so that Ctrl-C is heard)
-                    try:
-                        value = head.result(timeout=0.2)
-                        break
-                    except TimeoutError:
-                        continue
-                pending.popleft()
-                waiting = False
-                yield value
-        finally:
-            for future in pending:
-                future.cancel()
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        elif self.supervisor is not None:
-            self.supervisor.close()
-
-    def abort(self) -> None:
-        if self.supervisor is not None:
-            self.supervisor.abort()
-        else:
-            self.close()
-
-
-_END = object()
-
-
-class _Scattered:
-    """A game as scattered to Dask workers: unpickled once where it lands."""
-
-    __slots__ = ("payload", "game")
-
-    def __init__(self, payload: bytes):
-        self.payload, self.game = payload, None
-
-    def __reduce__(self):
-        return (_Scattered, (self.payload,))
-
-
-class _Refused:
-    """A worker's ``sys.stdout``/``sys.stderr``: a write is the engine's fault."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def write(self, text: str) -> int:
-        if not text:
-            return 0
-        raise EngineWrote(self.name, text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-    def fileno(self) -> int:
-        raise OSError("no file")
-
-
-def _guard_worker() -> None:
-    """Each local worker's setup: its file descriptors 1 and 2 go nowhere and a write through sys.stdout or
-    sys.stderr raises EngineWrote in the engine that made it (the parent's terminal stays the parent's)."""
-    import sys
-    import warnings
-
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    os.close(null)
-    sys.stdout, sys.stderr = _Refused("output"), _Refused("error")
-    warnings.simplefilter("ignore")  # (a library's warning is nobody's write)
-
-
 # ------------------------------------------------------------------ streams and jobs
 @dataclass
 class Stream:
@@ -607,7 +392,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
     job_results: dict[int, list] = {i: [] for i, job in enumerate(jobs) if job.parts}
     groups = sorted({st.group for st in streams} | {j.group for j in jobs})
     waiting = {g: 0 for g in groups}  # items fed and not yet merged, by group
-    fed = {"group": None}  # the group the feeder is in: every earlier one is wholly fed
+    fed = {"group": None}  # the group the feeder is in (every earlier one is wholly fed); "all" at the end
     told: list[int] = []
 
     def tasks():
@@ -616,13 +401,13 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
             fed["group"] = g
             waiting[g] += 1
             yield kind, i, payload
-        fed["group"] = _END
+        fed["group"] = "all"
 
     def tell() -> None:
         for g in groups:
             if g in told:
                 continue
-            if waiting[g] or (fed["group"] is not _END and (fed["group"] is None or fed["group"] <= g)):
+            if waiting[g] or (fed["group"] != "all" and (fed["group"] is None or fed["group"] <= g)):
                 return
             told.append(g)
             if on_group is not None:
@@ -731,7 +516,7 @@ def worker_lost(game, seed: int, bots: tuple, opts, lost, limit: float) -> Engin
     ``seed``: the game is played again alone in a fresh process, watched action by action, to say where."""
     slug = game.spec.slug
     replay = replay_command(slug, seed, game.players, bots, opts.replay)
-    ok, found = probe(_alone, (Shipped(game), seed, bots, opts), limit, _guard_worker)
+    ok, found = probe(_alone, (Shipped(game), seed, bots, opts), limit, guard_worker)
     if isinstance(found, Lost):
         step = int(found.marks[1]) if found.marks and found.marks[0] else None
         moment = "while setting up" if step is None else f"at action {step}"

@@ -20,7 +20,10 @@ from validator.kit.stats import rate as _rate
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
+from .again import again as again_indices
+from .again import not_again
 from .failures import replay_args, replay_failure
+from .gamesfile import GamesWriter, remove_stale
 from .figures import Games, headline
 from .metrics import Tally, TimeModel, hist_summary
 from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
@@ -131,7 +134,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     writer = None
     if opts.write:
         remove_stale(out_dir)
-        writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec))
+        writer = GamesWriter(out_dir / "games.csv", games_csv_header(spec))
         pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
@@ -144,7 +147,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             progress(slug, done["n"], opts.games + skill_total)
 
     per_game = Games() if opts.per_game else None
-    again = _again(opts.games)  # main games played once more at the end, by then in another worker
+    again = again_indices(opts.games)  # main games played once more at the end, by then in another worker
     kept: dict[int, list] = {}
 
     def on_rows(rows, write=writer.write if writer else None):
@@ -174,10 +177,10 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     replayed: dict[int, list] = {}
     streams.append(Stream("again", game, "main", opts.seed, len(again), [bots], play_opts, model,
                           lambda rows: replayed.update((r[0], r) for r in rows), group=1, only=tuple(again)))
-    found: dict = {}
-    jobs = [Job(("study", k), study.play, study.parts, lambda results, study=study: found.update(
-                _merged(found, study.finish(results))), cost=study.cost)
-            for k, study in enumerate(spec.studies(game, th) if spec.studies is not None else [])]
+    found: list[dict] = []  # what each of the engine's studies found, in their order
+    studies = spec.studies(game, th) if spec.studies is not None else []
+    jobs = [Job(("study", k), study.play, study.parts, lambda results, k=k, study=study: found.append(
+                (k, study.finish(results))), cost=study.cost) for k, study in enumerate(studies)]
     drawing = None
     tallies: dict = {}
     try:
@@ -189,7 +192,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
 
             def first_games(group: int) -> None:  # the charts' figures are known: draw them while skill games run
                 if group == 0 and drawing is not None:
-                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, found)
+                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, [v for _, v in sorted(found)])
                     drawing.draw(early)
 
             t0 = time.perf_counter()
@@ -213,11 +216,11 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     tallies.pop("again")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    summary = summarize(game, spec, tally, skill, problems, meta, th, found)
+    summary = summarize(game, spec, tally, skill, problems, meta, th, [v for _, v in sorted(found)])
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
-    warnings = [_not_again(spec, i, kept[i], replayed.get(i), play_opts.replay) for i in sorted(again)
+    warnings = [not_again(spec, i, kept[i], replayed.get(i), play_opts.replay) for i in sorted(again)
                 if kept.get(i) != replayed.get(i)][:1]
     seconds = time.perf_counter() - started
     summary["timing"] = {
@@ -234,73 +237,6 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
     return Result(slug, data.title, summary, verdicts, files, seconds, per_game, warnings)
-
-
-#: main games played a second time at the end of a run, in whatever worker is free by then
-AGAIN = 3
-
-
-def _again(games: int) -> set[int]:
-    """The main games a run plays twice: the first ones and the last (a module's state that grows with the
-    games a process has played shows there)."""
-    return set(range(min(AGAIN - 1, games))) | {games - 1}
-
-
-def _not_again(spec, index: int, first: list, second: list | None, extra: str) -> str:
-    from .failures import replay_command
-
-    seed, players, bots = first[1], first[2], first[3].split("|")
-    differs = "" if second is None else ", ".join(
-        name for name, a, b in zip(games_csv_header(spec), first, second) if a != b)
-    return (f"game seed {seed} (game {index}) played again in another worker gave a different game ({differs}): "
-            f"the report is not reproducible - does the engine draw from anything but the Chance it is given "
-            f"(Python's random, the clock), or share state between games or clones? pnp validate {spec.slug} "
-            f"--conformance checks it; the game: {replay_command(spec.slug, seed, players, bots, extra)}")
-
-
-def _merged(into: dict, more: dict) -> dict:
-    """A study's keys added to what the studies found so far (a dict for a block adds its entries)."""
-    out = dict(into)
-    for key, value in more.items():
-        if isinstance(out.get(key), dict) and isinstance(value, dict):
-            out[key] = {**out[key], **value}
-        else:
-            out[key] = value
-    return out
-
-
-def remove_stale(folder: Path) -> list[Path]:
-    """Temporary files an earlier run left in ``folder`` when it was killed (``.games.csv.PID.*.tmp`` of a
-    process that is gone, other ``.*.tmp`` an hour old): removed, and returned."""
-    import re
-
-    removed = []
-    if not folder.is_dir():
-        return removed
-    for path in folder.glob(".*.tmp"):
-        m = re.match(r"^\.games\.csv\.(\d+)\.", path.name)
-        try:
-            stale = not _alive(int(m.group(1))) if m else time.time() - path.stat().st_mtime > 3600
-            if stale:
-                path.unlink()
-                removed.append(path)
-        except OSError:
-            continue
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    import os
-
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
 
 
 def static_problems(spec, data, players: int) -> list[Problem]:
@@ -391,57 +327,12 @@ def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
     return [one, two]
 
 
-class _GamesWriter:
-    """games.csv written as batches arrive, into a temporary file named with this process's id (so that a
-    later run knows it for a leftover once the process is gone: :func:`remove_stale`) and renamed at the end.
-    Aborted, it removes the file and the folders it made, when they are empty."""
-
-    def __init__(self, path: Path, header: list[str]):
-        import csv
-        import os
-        import tempfile
-
-        self.path = path
-        self.made = [p for p in (path.parent, path.parent.parent) if not p.exists()]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        self.csv = csv.writer(self.fh, lineterminator="\n")
-        self.csv.writerow(header)
-
-    def write(self, rows) -> None:
-        self.csv.writerows(rows)
-
-    def commit(self) -> Path:
-        import os
-
-        self.fh.close()
-        os.chmod(self.tmp, 0o644)
-        os.replace(self.tmp, self.path)
-        return self.path
-
-    def abort(self) -> None:
-        import os
-
-        if not self.fh.closed:
-            self.fh.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
-        for folder in self.made:  # (the innermost first)
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-
-
 # ------------------------------------------------------------------ summary
 def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds,
-              studies: dict | None = None) -> dict:
+              studies: list[dict] = ()) -> dict:
     """summary.json: the generic blocks from the tallies, the engine's stats
-    extension's blocks (``GameSpec.stats``) and what its studies found (``studies``), the counters it
-    declares."""
+    extension's blocks (``GameSpec.stats``) and what its studies found (``studies``: each one's keys), the
+    counters it declares."""
     n_games = t.games
     players = meta["players"]
     box = th.box(meta["playtime"])
@@ -513,17 +404,12 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         "outcome": outcome,
         "drama": drama_summary(t, spec),
     }
-    blocks = dict(t.ext.summarize(game, t, th)) if t.ext is not None else {}
-    for key, value in (studies or {}).items():
-        if isinstance(blocks.get(key), dict) and isinstance(value, dict):
-            blocks[key] = {**blocks[key], **value}
-        else:
-            blocks[key] = value
-    for key, value in blocks.items():
-        if isinstance(summary.get(key), dict) and isinstance(value, dict):
-            summary[key].update(value)  # figures added to a generic block
-        else:
-            summary[key] = value
+    for found in ([t.ext.summarize(game, t, th)] if t.ext is not None else []) + list(studies):
+        for key, value in found.items():
+            if isinstance(summary.get(key), dict) and isinstance(value, dict):
+                summary[key].update(value)  # figures added to a generic block (or to the engine's own)
+            else:
+                summary[key] = value
     summary["counts"] = {k: t.counts[k] for k in sorted(set(spec.counters) | set(t.counts))}
     if spec.per_player:
         summary["per_player"] = {

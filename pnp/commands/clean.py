@@ -18,7 +18,7 @@ def clean(data, out_dir, outputs):
     """Remove the build cache (OUT/.pnp-cache): the next build renders every design again; and what a
     validation that was killed left behind (its temporary files)."""
     from generator.diskcache import clear
-    from validator.validate import remove_stale
+    from validator.gamesfile import remove_stale
 
     out_dir = out_dir or (data / "output")
     removed = clear(out_dir)
