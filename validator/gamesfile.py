@@ -4,8 +4,11 @@ and by ``pnp clean`` (:func:`remove_stale`)."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
+
+from model.atomic import AtomicFile
 
 __all__ = ["GamesWriter", "remove_stale"]
 
@@ -31,8 +34,6 @@ def remove_stale(folder: Path) -> list[Path]:
 
 
 def _alive(pid: int) -> bool:
-    import os
-
     if pid == os.getpid():
         return True
     try:
@@ -44,44 +45,24 @@ def _alive(pid: int) -> bool:
     return True
 
 
-class GamesWriter:
+class GamesWriter(AtomicFile):
     """games.csv written as batches arrive, into a temporary file named with this process's id (so that a
     later run knows it for a leftover once the process is gone: :func:`remove_stale`) and renamed at the end.
     Aborted, it removes the file and the folders it made, when they are empty."""
 
     def __init__(self, path: Path, header: list[str]):
         import csv
-        import os
-        import tempfile
 
-        self.path = path
         self.made = [p for p in (path.parent, path.parent.parent) if not p.exists()]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        super().__init__(path, tag=f"{os.getpid()}.")
         self.csv = csv.writer(self.fh, lineterminator="\n")
         self.csv.writerow(header)
 
     def write(self, rows) -> None:
         self.csv.writerows(rows)
 
-    def commit(self) -> Path:
-        import os
-
-        self.fh.close()
-        os.chmod(self.tmp, 0o644)
-        os.replace(self.tmp, self.path)
-        return self.path
-
     def abort(self) -> None:
-        import os
-
-        if not self.fh.closed:
-            self.fh.close()
-        try:
-            os.unlink(self.tmp)
-        except OSError:
-            pass
+        super().abort()
         for folder in self.made:  # (the innermost first)
             try:
                 folder.rmdir()
