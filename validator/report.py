@@ -67,6 +67,14 @@ def write_outputs(out_dir: Path, summary: dict, game, spec, drawing: "Drawing | 
 
 
 # ------------------------------------------------------------------ charts drawn early
+def warm() -> None:
+    """Import matplotlib now, in a thread of its own, while the pool plays: a report drawn later finds it
+    imported (call it once the pool's workers have started: they are forked without the thread)."""
+    import threading
+
+    threading.Thread(target=plt, name="pnp-report-import", daemon=True).start()
+
+
 class Drawing:
     """report.html's charts drawn in a thread of the main process while the pool plays the last games.
 

@@ -148,6 +148,10 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
             progress(done["n"], total)
 
     with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+        if opts.write:
+            from .report import warm
+
+            warm()  # (the report's charts: matplotlib is imported while the variants play)
         tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
         workers = pool.workers
     results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]
