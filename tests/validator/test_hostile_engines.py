@@ -156,10 +156,13 @@ def test_leftovers_of_a_killed_run_are_removed(folder, tmp_path):
     assert code == 0 and not dead.exists() and f"removed {dead}" in stdout
 
 
-@pytest.mark.parametrize("how", [["--games", "12", "--skill-games", "0"], ["--conformance"]])
-def test_ctrl_c_stops_a_stuck_engine_within_two_seconds(folder, tmp_path, how):
-    run = subprocess.Popen([sys.executable, "-m", "pnp.cli", "validate", "hostile", *how, "--rule", "fault=sleep",
-                            "--data", str(folder), *(["--out", str(tmp_path)] if "--games" in how else [])],
+@pytest.mark.parametrize("command", [["validate", "hostile", "--games", "12", "--skill-games", "0"],
+                                     ["validate", "hostile", "--conformance"],
+                                     ["sweep", "hostile", "--vary", "rule:keep=3,4", "--games", "12"]],
+                         ids=["validate", "conformance", "sweep"])
+def test_ctrl_c_stops_a_stuck_engine_within_two_seconds(folder, tmp_path, command):
+    run = subprocess.Popen([sys.executable, "-m", "pnp.cli", *command, "--rule", "fault=sleep", "--data", str(folder),
+                            *(["--out", str(tmp_path)] if "--conformance" not in command else [])],
                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert run.stderr.readline().startswith("running the rules engine of hostile")
