@@ -35,7 +35,7 @@ from .failures import MAX_TURN_ACTIONS, bad_actions, did, replay_command, stalle
 from .metrics import Tally, TimeModel, new_tally
 from .pool import MOVE_TIMEOUT, Pool, Shipped, default_workers, guard_worker, received
 
-#: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
+#: a rough cost per game in seconds, by bot: the size of a stream's first batches, until one is timed
 COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
 
 __all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool", "Stream",
@@ -294,16 +294,8 @@ class Job:
 MAX_TASK = 0.5
 
 
-def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
-    """Games per task from the rough cost of the bots (the first batches of a stream, before any is timed):
-    about 150 ms of work, but enough tasks to keep every worker busy."""
-    cost = game_cost(bots)
-    by_time = max(1, math.ceil(0.15 / cost))
-    by_spread = max(1, math.ceil(games / (4 * max(1, workers))))
-    return max(1, min(by_time, by_spread))
-
-
 def game_cost(bots: Iterable[tuple]) -> float:
+    """The rough cost of a game with these bot patterns (the dearest bot's)."""
     names = {n for pattern in bots for n in pattern}
     return max(COST.get(n, 0.002) for n in names) if names else 0.002
 
