@@ -215,7 +215,7 @@ def run_batch(batch: Batch) -> BatchResult:
         indices = range(batch.start, batch.start + batch.count)
         seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
     for i, seed in zip(indices, seeds):
-        beat(i)  # (the pool's time limit counts from each game's start; a lost worker says which game)
+        beat(i, 1)  # (the pool's time limit counts from each game's start; a lost worker says which game)
         bots = batch.bots[i % len(batch.bots)]
         try:
             state, stats = play(game, seed, bots, batch.opts, read_standings=i < batch.standings)
@@ -452,7 +452,7 @@ def lost_failure(lost: Lost, streams: list[Stream], limit: float) -> EngineFailu
         return EngineFailure(f"a worker process {lost.why} while it ran {fn.__module__}.{fn.__qualname__} (games a "
                              "rules engine's statistics play beside the main run)")
     batch = payload
-    index = int(lost.marks[0]) if lost.marks and lost.marks[0] else batch.start
+    index = int(lost.marks[0]) if lost.marks and lost.marks[1] else batch.start
     game = received(batch.game)
     seed = game_seed(batch.master, batch.stream, index)
     bots = batch.bots[index % len(batch.bots)]
