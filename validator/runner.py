@@ -8,7 +8,7 @@ applied.
 
 Every game a run plays goes through one :class:`Pool` - supervised local worker
 processes (one at least: an engine never runs its games in the main process) or
-a Dask cluster - cut into batches by :class:`_Plan`: about a third of the work
+a Dask cluster - cut into batches by :class:`Plan`: about a third of the work
 left per worker each (at least a few dozen milliseconds, at most half a second),
 so the last batches are small and the workers finish together.  A compiled game
 travels to each worker once.  Results are consumed in batch order with a bounded
@@ -300,7 +300,7 @@ def game_cost(bots: Iterable[tuple]) -> float:
     return max(COST.get(n, 0.002) for n in names) if names else 0.002
 
 
-class _Plan:
+class Plan:
     """Cuts streams into batches as the pool asks for them (guided: each batch about a share of the work
     left, so the last ones are small and every worker finishes at once), timing each stream's games from its
     results."""
@@ -380,7 +380,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
     jobs = list(jobs)
     totals = {} if totals is None else totals
     totals.update({st.key: new_tally(received(st.game).spec) for st in streams})
-    plan = _Plan(pool, streams, jobs)
+    plan = Plan(pool, streams, jobs)
     job_results: dict[int, list] = {i: [] for i, job in enumerate(jobs) if job.parts}
     groups = sorted({st.group for st in streams} | {j.group for j in jobs})
     waiting = {g: 0 for g in groups}  # items fed and not yet merged, by group

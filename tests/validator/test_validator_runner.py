@@ -38,7 +38,7 @@ def test_batches_are_sized_to_the_work_left(make_game):
     """Small batches until one is timed; then about a third of the work left per worker, between the pool's
     least task and half a second; the last ones small, so that the workers finish together."""
     from validator.metrics import TimeModel
-    from validator.runner import MAX_TASK, BatchResult, Stream, _Plan, new_tally
+    from validator.runner import MAX_TASK, BatchResult, Stream, Plan, new_tally
 
     class Local:  # what the plan asks of a pool
         workers, task_seconds = 2, 0.06
@@ -47,7 +47,7 @@ def test_batches_are_sized_to_the_work_left(make_game):
             return game
 
     g = make_game(2)
-    plan = _Plan(Local(), [Stream("main", g, "main", 1, 10_000, [("random", "random")], PlayOptions(), TimeModel())],
+    plan = Plan(Local(), [Stream("main", g, "main", 1, 10_000, [("random", "random")], PlayOptions(), TimeModel())],
                  [])
     first = plan.batch(0)
     assert first.count == round(0.06 / 0.0006)  # (the rough cost of a random game)
