@@ -136,9 +136,9 @@ class Pieces:
 Data = bytes | str | Pieces
 
 
-def _temp_beside(path: Path) -> tuple[int, str]:
+def _temp_beside(path: Path, tag: str = "") -> tuple[int, str]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    return tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=".tmp", dir=path.parent)
 
 
 def _unlink_quietly(tmp: str) -> None:
@@ -188,12 +188,12 @@ def write_file(path: Path, data: Data) -> Path:
 
 
 class AtomicFile:
-    """A text file written as it goes into a temporary name; ``commit`` renames it
-    into place, ``abort`` (or leaving the ``with`` block by an exception) removes it."""
+    """A text file written as it goes into a temporary name (``.NAME.TAG*.tmp`` beside it); ``commit``
+    renames it into place, ``abort`` (or leaving the ``with`` block by an exception) removes it."""
 
-    def __init__(self, path: Path, newline: str = ""):
+    def __init__(self, path: Path, newline: str = "", tag: str = ""):
         self.path = Path(path)
-        fd, self.tmp = _temp_beside(self.path)
+        fd, self.tmp = _temp_beside(self.path, tag)
         self.fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline=newline)
 
     def write(self, text: str) -> None:
@@ -206,7 +206,8 @@ class AtomicFile:
         return self.path
 
     def abort(self) -> None:
-        self.fh.close()
+        if not self.fh.closed:
+            self.fh.close()
         _unlink_quietly(self.tmp)
 
     def __enter__(self) -> "AtomicFile":

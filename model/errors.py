@@ -150,8 +150,9 @@ class IllegalAction(PnpError):
 class InvariantViolation(PnpError):
     """``--strict`` found a broken rule or a lost component."""
 
-    def __init__(self, slug: str, seed: int, step: int, message: str, players: int, bots: tuple[str, ...]):
+    def __init__(self, slug: str, seed: int, step: int, message: str, players: int, bots: tuple[str, ...],
+                 extra: str = ""):
         self.seed, self.step = seed, step
         bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
         super().__init__(f"invariant broken in game seed {seed} at action {step}: {message}; replay it with: "
-                         f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}")
+                         f"pnp validate {slug}{extra} --replay {seed} --players {players} --bots {bots_arg}")

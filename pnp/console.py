@@ -62,8 +62,34 @@ def bug(exc: BaseException) -> None:
 
 def interrupted() -> None:
     """Ctrl-C: one line, no traceback (builds write nothing until they are done)."""
-    err.print("stopped (Ctrl-C); nothing more was written.", markup=False, highlight=False)
+    _SAID.append(STOPPED)
+    err.print(STOPPED, markup=False, highlight=False)
     sys.exit(INTERRUPTED_EXIT)
+
+
+STOPPED = "stopped (Ctrl-C); nothing more was written."
+_SAID: list[str] = []
+
+
+def hear_ctrl_c() -> None:
+    """For the commands that run a game's rules engine: Ctrl-C stops them within two seconds whatever the
+    engine does (``model.workers.hear_ctrl_c``), with the same one line."""
+    import os
+
+    from model.workers import hear_ctrl_c as hear
+
+    def last_words() -> None:
+        if not _SAID:
+            os.write(2, (STOPPED + "\n").encode())
+
+    import click
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    hear(last_words)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # (a command run inside another program leaves its Ctrl-C as it found it)
+        ctx.call_on_close(lambda: signal.signal(signal.SIGINT, before))
 
 
 def progress_bar(*columns):

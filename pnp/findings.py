@@ -1,9 +1,10 @@
 """What every command reports besides the sheets' own problems: the checks of
 ``pnp check`` (each game's deck checks, its palette for colour-blind players),
 shared by ``check``, ``build``, ``export``, ``watch`` and ``preview`` so that
-each shows and counts the same warnings - but for a game whose rules engine is
-in its own folder, whose deck checks only ``check`` runs (loading rules runs
-their Python, and printing never does).
+each shows and counts the same warnings.  A game whose rules engine is in its own
+folder gets the sheet checks here: its engine's deck checks run under ``pnp
+validate`` only (loading rules runs their Python, which none of these commands
+does).
 
 The palette check's findings depend on the palette only, so a build keeps
 them in its cache (``DiskCache.put_value``) and a build of an unchanged
@@ -22,17 +23,17 @@ from model.errors import Problem
 PALETTE_CHECK_VERSION = 1
 
 
-def game_checks(game, store=None, folder_rules: bool = False) -> list[Problem]:
+def game_checks(game, store=None) -> list[Problem]:
     """The further checks of one game (``model.sheets.Game``): its deck checks
     (the rules engine's, else the sheet's) and its palette's colour-vision
     check; ``store`` (a ``DiskCache``, or None) keeps the palette check's findings.
 
     Rules in the game's own folder (``templates/<slug>/rules/``) are Python: only
-    ``pnp check`` (``folder_rules``) and ``pnp validate`` load them; printing
-    never runs a game folder's code, so there such a game gets the sheet checks."""
+    ``pnp validate`` (and ``sweep``, ``tune``) load them, so here such a game gets the
+    sheet checks (pnp's own installed engines are pnp's code: their checks run)."""
     from validator.checks import deck_checks
 
-    return [_of_game(game.slug, p) for p in deck_checks(game, folder_rules)] + palette_checks(game.manifest, store)
+    return [_of_game(game.slug, p) for p in deck_checks(game, folder_rules=False)] + palette_checks(game.manifest, store)
 
 
 def _of_game(slug: str, problem: Problem) -> Problem:
@@ -64,7 +65,7 @@ def palette_checks(manifest, store=None) -> list[Problem]:
     return found
 
 
-def project_checks(project, store=None, folder_rules: bool = False) -> tuple[list[Problem], dict[str, list[Problem]]]:
+def project_checks(project, store=None) -> tuple[list[Problem], dict[str, list[Problem]]]:
     """Every problem of a loaded project once: (the sheet-wide ones, {slug: the
     game's own, its rows' and its checks'})."""
-    return project.attribute_warnings(lambda game: game_checks(game, store, folder_rules))
+    return project.attribute_warnings(lambda game: game_checks(game, store))

@@ -126,3 +126,12 @@ def rule_option(help: str):
 def thresholds_option(f):
     return click.option("--thresholds", type=click.Path(dir_okay=False, path_type=Path), default=None,
                         help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")(f)
+
+
+def move_timeout_option(f):
+    from validator.validate import Options
+
+    return click.option("--move-timeout", type=click.FloatRange(min=0.1), default=Options.move_timeout,
+                        show_default=True, metavar="SECONDS",
+                        help="The longest one game may take in a worker (and one action, when the game is played "
+                             "again to find the fault) before the run stops, naming the game.")(f)

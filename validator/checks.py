@@ -2,9 +2,10 @@
 rules engine (they include the sheet checks), else the sheet checks alone.
 
 A game whose rules sit in its data folder (``templates/<slug>/rules/``) has
-them loaded here too when asked (``pnp check`` does; the commands that print
-do not), which runs their Python; rules that do not load are one problem line
-naming the file and line, after the sheet checks."""
+them loaded here only when asked (``folder_rules``; no command but ``pnp
+validate`` runs such rules, and it runs their checks itself), which runs their
+Python; rules that do not load are one problem line naming the file and line,
+after the sheet checks."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from validator.kit import get_spec, has_rules
 from validator.kit.checks import sheet_checks
 
 
-def deck_checks(data, folder_rules: bool = True) -> list[Problem]:
+def deck_checks(data, folder_rules: bool = False) -> list[Problem]:
     """The static checks of one game's deck (``data``: a ``model.sheets.Game``), sorted.
     Without ``folder_rules``, rules in the game's own folder are not loaded (nor run):
     such a game gets the sheet checks alone."""

@@ -26,9 +26,37 @@ MAX_TURN_ACTIONS = 10_000
 _ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 
 
-def replay_command(slug: str, seed: int, players: int, bots) -> str:
+def replay_command(slug: str, seed: int, players: int, bots, extra: str = "") -> str:
+    """The command that plays one game move by move; ``extra`` holds the run's ``--data`` and ``--rule``
+    arguments (``replay_args``), so the command plays the game the run played."""
     bots_arg = bots[0] if len(set(bots)) == 1 else ",".join(bots)
-    return f"pnp validate {slug} --replay {seed} --players {players} --bots {bots_arg}"
+    return f"pnp validate {slug}{extra} --replay {seed} --players {players} --bots {bots_arg}"
+
+
+def replay_args(data=None, rules: dict | None = None, defaults: dict | None = None) -> str:
+    """`` --data DIR`` when the game's data folder is not the current one, and `` --rule KEY=VALUE`` for each
+    rules option set away from its default: what a replay command needs besides the seed."""
+    import shlex
+
+    out = ""
+    folder = getattr(getattr(data, "manifest", None), "folder", None)
+    if folder is not None:
+        root = Path(folder).resolve().parent.parent  # (templates/<slug>/ inside the data folder)
+        if root != Path.cwd().resolve():
+            out += f" --data {shlex.quote(str(root))}"
+    for key, value in (rules or {}).items():
+        if defaults is None or defaults.get(key) != value:
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            out += f" --rule {shlex.quote(key.replace('_', '-') + '=' + text)}"
+    return out
+
+
+class EngineWrote(Exception):
+    """An engine wrote to standard output or error while it played in a worker process."""
+
+    def __init__(self, stream: str, text: str):
+        super().__init__(f"wrote to standard {stream} ({text.strip()[:40]!r}): an engine must not print, its "
+                         "output would mix with pnp's")
 
 
 def where(exc: BaseException, spec) -> str:
@@ -52,16 +80,41 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def stalled(game, seed: int, bots: tuple, step: int, turns: int) -> EngineFailure:
+#: what an engine's code may raise that is its own fault: any exception, an exit, an interrupt it raised itself
+#: (:func:`own` tells that from the user's Ctrl-C)
+ENGINE_FAULTS = (Exception, SystemExit, KeyboardInterrupt)
+
+
+def own(exc: BaseException) -> None:
+    """Raise ``exc`` again when it is the user's Ctrl-C rather than the engine's fault."""
+    from model.workers import ctrl_c_heard
+
+    if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
+        raise exc
+
+
+def did(exc: BaseException) -> str:
+    """What an engine did, as the verb of a failure's line: ``raised ValueError: ...``, ``called sys.exit(3)``,
+    ``raised KeyboardInterrupt (...)``, ``wrote to standard output (...)``."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r}): an engine must not end the process"
+    if isinstance(exc, KeyboardInterrupt):
+        return "raised KeyboardInterrupt itself (it reads as Ctrl-C: an engine must not raise it)"
+    if isinstance(exc, EngineWrote):
+        return str(exc)
+    return f"raised {describe(exc)}"
+
+
+def stalled(game, seed: int, bots: tuple, step: int, turns: int, extra: str = "") -> EngineFailure:
     """A game that took ``MAX_TURN_ACTIONS`` actions without a new turn."""
     slug = game.spec.slug
     return EngineFailure(f"the rules of {slug}: game seed {seed} took {MAX_TURN_ACTIONS:,} actions without a new "
                          f"turn (State.turns stayed at {turns}) by action {step}: the game does not end, or its "
                          f"state does not count its turns; replay it with: "
-                         f"{replay_command(slug, seed, game.players, bots)}", seed, step)
+                         f"{replay_command(slug, seed, game.players, bots, extra)}", seed, step)
 
 
-def bad_actions(game, seed: int, bots: tuple, step: int, actions) -> EngineFailure | None:
+def bad_actions(game, seed: int, bots: tuple, step: int, actions, extra: str = "") -> EngineFailure | None:
     """``--strict``: legal actions must be a list of sorted, unique whole numbers."""
     if type(actions) is list and all(type(a) is int for a in actions) and \
             all(a < b for a, b in zip(actions, actions[1:])):
@@ -70,7 +123,7 @@ def bad_actions(game, seed: int, bots: tuple, step: int, actions) -> EngineFailu
     shown = repr(list(actions)[:12]) if hasattr(actions, "__iter__") else repr(actions)
     return EngineFailure(f"the rules of {slug}: the legal actions in game seed {seed} at action {step} are not a "
                          f"sorted list of distinct whole numbers: {shown}; replay it with: "
-                         f"{replay_command(slug, seed, game.players, bots)}", seed, step)
+                         f"{replay_command(slug, seed, game.players, bots, extra)}", seed, step)
 
 
 def replay_failure(game, seed: int, step: int | None, exc: BaseException, lines: list[str]) -> EngineFailure:
@@ -81,7 +134,7 @@ def replay_failure(game, seed: int, step: int | None, exc: BaseException, lines:
         message = str(exc)
     else:
         place = where(exc, game.spec)
-        message = f"the rules of {game.spec.slug} raised {describe(exc)}{f' ({place})' if place else ''}"
+        message = f"the rules of {game.spec.slug} {did(exc)}{f' ({place})' if place else ''}"
     moment = "while setting up" if step is None else f"at action {step}"
     return EngineFailure(f"{message} in game seed {seed} {moment}", seed, step, lines)
 
@@ -90,14 +143,23 @@ def replay_failure(game, seed: int, step: int | None, exc: BaseException, lines:
 def blame(spec):
     """Exceptions raised in ``spec``'s engine code become one EngineError line naming
     the file and line; pnp's own named errors pass; anything else (a fault in pnp)
-    keeps its traceback."""
+    keeps its traceback.  An exit (``sys.exit``) or a KeyboardInterrupt the engine
+    raised itself (no Ctrl-C was pressed) is the engine's fault too, wherever it is."""
+    from model.workers import ctrl_c_heard
+
     try:
         yield
     except PnpError:
         raise
+    except (SystemExit, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
+            raise
+        engine = engine_of(spec)
+        file, line = fault_line(exc, engine) if engine is not None else (None, None)
+        raise EngineError(f"the rules of {spec.slug} {did(exc)}", file, line) from None
     except Exception as exc:
         engine = engine_of(spec)
         file, line = fault_line(exc, engine) if engine is not None else (None, None)
         if not file:
             raise
-        raise EngineError(f"the rules of {spec.slug} raised {describe(exc)}", file, line) from None
+        raise EngineError(f"the rules of {spec.slug} {did(exc)}", file, line) from None

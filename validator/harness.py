@@ -39,13 +39,14 @@ from pathlib import Path
 from typing import Callable
 
 from model.errors import CommandLineError, EngineFailure, InvariantViolation, PnpError
+from model.workers import beat
 from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
-from .failures import blame, describe, replay_command, where
+from .failures import ENGINE_FAULTS, blame, describe, own, replay_command, where
 from .metrics import TimeModel
-from .runner import PlayOptions, Pool, game_failure, play, run_stream
+from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_failure, play, run_streams
 from .thresholds import Thresholds
 
 HELD, FAILED, SKIPPED, STOPPED = "held", "FAILED", "not checked", "stopped"
@@ -72,6 +73,8 @@ class HarnessOptions:
     bots: str | None = None  # the bots of the short report (None: the engine's default)
     thresholds: Thresholds = field(default_factory=Thresholds)
     expansions: set[str] | None = None
+    move_timeout: float = MOVE_TIMEOUT  # the longest one game may take in a worker
+    replay: str = ""  # what the replay commands need besides the seed (set from the game's data and options)
 
 
 @dataclass
@@ -146,19 +149,58 @@ def run_conformance(data, opts: HarnessOptions, progress: Callable[[str], None] 
         return _done(result, started)
     loads.held(f"{_origin(spec)}; compiles for {_counts(counts)} players")
     th = opts.thresholds.bind(spec)
-    play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")))
+    from .failures import replay_args
 
-    step("random playouts")
-    _playouts(result, games, opts, play_opts)
-    step("same seed, same game")
-    _determinism(result, games, opts, play_opts)
+    opts.replay = replay_args(data, opts.rules, spec.options())
+    play_opts = PlayOptions(strict=True, turn_cap=int(th.get("stalls", "turn_cap")), replay=opts.replay)
+
+    step("random playouts, same seed, bots")
+    _isolated(result, spec, games, opts, play_opts)
     step("any worker count")
     _workers(result, spec, games, opts, play_opts)
-    step("bots see only their View")
-    _bots(result, spec, games, opts)
     step("a short report")
     _report(result, data, spec, counts[0], rules, opts)
     return _done(result, started)
+
+
+#: the checks that play games in a process of their own, by the number their games give model.workers.beat
+PLAYING = {1: "random playouts (--strict)", 2: "clones", 3: "same seed, same game", 4: "bots see only their View"}
+
+
+def _isolated(result: Conformance, spec, games: dict, opts: HarnessOptions, play_opts: PlayOptions) -> None:
+    """The checks that play games themselves (random playouts, clones and observations, same seed, bots), in a
+    worker process of their own: an engine that exits, writes to its output or runs past ``--move-timeout``
+    fails the check it was in, with the game, and the harness goes on."""
+    from model.workers import Lost, probe
+
+    from .pool import guard_worker
+
+    ok, found = probe(_playing, (result, games, opts, play_opts), opts.move_timeout, guard_worker)
+    if ok:
+        result.checks[:] = found
+        return
+    if not isinstance(found, Lost):
+        raise found
+    code, n = divmod(int(found.marks[0]), 100)
+    i = int(found.marks[1])
+    check = result.check(PLAYING.get(code, "random playouts (--strict)"))
+    if code == 4:
+        seed, bots = _seeds(opts, "bots", n, 1)[0], (_bot_names(spec, opts)[i],) * n
+    else:
+        seed, bots = _seeds(opts, "playout", n, i + 1)[i], ("random",) * n
+    what = (f"took longer than {opts.move_timeout:g} s (--move-timeout)" if found.overran else
+            f"ended its process ({found.why}): an engine must not exit (os._exit, a crash)")
+    check.failed(f"the rules of {spec.slug} {what} in game seed {seed} ({n} players); replay it with: "
+                 f"{replay_command(spec.slug, seed, n, bots, opts.replay)}", seed)
+
+
+def _playing(task) -> list:
+    """In a worker: the checks that play games; their outcome."""
+    result, games, opts, play_opts = task
+    _playouts(result, games, opts, play_opts)
+    _determinism(result, games, opts, play_opts)
+    _bots(result, next(iter(games.values())).spec, games, opts)  # (a compiled game knows its spec)
+    return result.checks
 
 
 def _done(result: Conformance, started: float) -> Conformance:
@@ -197,9 +239,10 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
         bots = ("random",) * n
         listed = sum(game.components().values())
         components = max(components, listed)
-        for seed in _seeds(opts, "playout", n, opts.playouts):
+        for i, seed in enumerate(_seeds(opts, "playout", n, opts.playouts)):
+            beat(100 + n, i)
             where = f"game seed {seed} ({n} players)"
-            replay = replay_command(game.spec.slug, seed, n, bots)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
             steps = [0]
 
             def look(k, state, player, action, where=where, steps=steps):
@@ -220,7 +263,8 @@ def _playouts(result: Conformance, games: dict, opts: HarnessOptions, play_opts:
                 check.failed(f"{exc}; replay it with: {replay}", seed)
                 errors += 1
                 continue
-            except Exception as exc:  # noqa: BLE001 - the engine's fault, with the seed and action
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - the engine's fault, with the seed and action
+                own(exc)
                 message = _failure(game, seed, bots, play_opts, exc)
                 playouts.failed(message, seed)
                 if isinstance(exc, InvariantViolation) and _lost_or_doubled(str(exc)):
@@ -274,9 +318,10 @@ def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: Pl
     watched = 0
     for n, game in games.items():
         bots = ("random",) * n
-        for seed in _seeds(opts, "playout", n, opts.watched):
+        for i, seed in enumerate(_seeds(opts, "playout", n, opts.watched)):
+            beat(200 + n, i)
             where = f"game seed {seed} ({n} players)"
-            replay = replay_command(game.spec.slug, seed, n, bots)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
 
             def poke(k, state, player, action, seed=seed, where=where, replay=replay):
                 if k % 3:
@@ -290,13 +335,15 @@ def _pokes(result: Conformance, games: dict, opts: HarnessOptions, play_opts: Pl
                         test()
                     except AssertionError as exc:
                         check.failed(f"{exc} (before action {k}); replay it with: {replay}", seed)
-                    except Exception as exc:  # noqa: BLE001 - cloning, observing or determinizing raised
+                    except ENGINE_FAULTS as exc:  # noqa: BLE001 - cloning, observing or determinizing raised
+                        own(exc)
                         check.failed(f"{where}, before action {k}: {_raised(game, exc)}; replay it with: {replay}",
                                      seed)
 
             try:
                 play(game, seed, bots, play_opts, on_action=poke, read_standings=False)
-            except Exception as exc:  # noqa: BLE001 - the game went on from a position a poke disturbed
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - the game went on from a position a poke disturbed
+                own(exc)
                 for check in (clones, views):
                     if check.status != FAILED:
                         check.failed(f"{where}: the game raised {describe(exc)} after its positions were cloned and "
@@ -348,8 +395,9 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
         bots = ("random",) * n
         twin = pickle.loads(pickle.dumps(carry(game, game)))
         twin = arrived(twin)
-        for seed in _seeds(opts, "playout", n, 3):
-            replay = replay_command(game.spec.slug, seed, n, bots)
+        for i, seed in enumerate(_seeds(opts, "playout", n, 3)):
+            beat(300 + n, i)
+            replay = replay_command(game.spec.slug, seed, n, bots, opts.replay)
             try:
                 first = _trace(game, seed, bots, play_opts)
                 for label, other in (("played again", _trace(game, seed, bots, play_opts)),
@@ -359,7 +407,8 @@ def _determinism(result: Conformance, games: dict, opts: HarnessOptions, play_op
                         check.failed(f"game seed {seed} ({n} players) {label}: {difference}; the rules must draw "
                                      f"only from the Chance they are given; the game: {replay}", seed)
                         return
-            except Exception as exc:  # noqa: BLE001 - a failure the playouts did not meet
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - a failure the playouts did not meet
+                own(exc)
                 check.failed(f"game seed {seed} ({n} players): {exc}", seed)
                 return
             seeds_played += 1
@@ -391,71 +440,71 @@ def _workers(result: Conformance, spec, games: dict, opts: HarnessOptions, play_
     game = next(iter(games.values()))
     n = game.players
     names = parse_bots(opts.bots or spec.default_bots, n, spec)
-    runs = {}
+    runs = []
+    tasks = _fresh_tasks(spec, games, opts)
+    cap = PlayOptions(turn_cap=play_opts.turn_cap)
+    fresh: dict[str, list] = {}
+    parts = [(h, carry((tasks, play_opts.turn_cap), game)) for h in HASH_SEEDS]
     try:
         with blame(spec):
-            for workers in (1, opts.workers):
+            for k, workers in enumerate((1, opts.workers)):
                 rows: list = []
-                with Pool(workers) as pool:
-                    tally = run_stream(pool, game, "conformance", opts.seed, opts.worker_games, [names],
-                                       PlayOptions(turn_cap=play_opts.turn_cap), TimeModel(), rows.extend)
-                runs[workers] = (rows, _tally_figures(tally))
+                stream = Stream("main", game, "conformance", opts.seed, opts.worker_games, [names],
+                                PlayOptions(turn_cap=play_opts.turn_cap, replay=opts.replay), TimeModel(), rows.extend)
+                # the fresh interpreters' games go through the second pool, beside its games
+                jobs = [Job("fresh", _fresh_process, parts, lambda done: fresh.update(zip(HASH_SEEDS, done)))] \
+                    if k else []
+                with Pool(workers, move_timeout=opts.move_timeout) as pool:
+                    tally = run_streams(pool, [stream], jobs=jobs)["main"]
+                runs.append((rows, _tally_figures(tally)))
     except PnpError as exc:
         check.failed(str(exc), getattr(exc, "seed", None))
         return
-    (rows1, fig1), (rows2, fig2) = runs[1], runs[opts.workers]
+    (rows1, fig1), (rows2, fig2) = runs
     for a, b in zip(rows1, rows2):
         if a != b:
             check.failed(f"game seed {a[1]} ({n} players, bots {','.join(names)}) was played differently by "
                          f"1 and {opts.workers} workers: the rules depend on something besides the seed; "
-                         f"the game: {replay_command(spec.slug, a[1], n, names)}", a[1])
+                         f"the game: {replay_command(spec.slug, a[1], n, names, opts.replay)}", a[1])
             return
     if fig1 != fig2:
         keys = sorted(k for k in fig1 if fig1.get(k) != fig2.get(k))
         check.failed(f"1 and {opts.workers} workers played the same games but counted them differently "
                      f"({', '.join(keys)}): the engine's statistics (GameSpec.stats) must merge exactly")
         return
-    fresh = _fresh_games(result, spec, games, opts, play_opts, check)
-    if fresh is None:
+    try:
+        with blame(spec):
+            here = [[_trace(g, seed, nm, cap) for seed in seeds] for g, seeds, nm in tasks]
+    except PnpError as exc:
+        check.failed(str(exc), getattr(exc, "seed", None))
         return
+    for hash_seed in HASH_SEEDS:
+        for (g, seeds, nm), mine, theirs in zip(tasks, here, fresh[hash_seed]):
+            for seed, a, b in zip(seeds, mine, theirs):
+                difference = _difference(a, b)
+                if difference:
+                    m = g.players
+                    check.failed(f"game seed {seed} ({m} players) in a fresh Python process "
+                                 f"(PYTHONHASHSEED={hash_seed}): {difference}; does the engine iterate over a set or "
+                                 "hash strings? (each process has its own hash seed); the game: "
+                                 f"{replay_command(spec.slug, seed, m, nm, opts.replay)}", seed)
+                    return
     check.held(f"{opts.worker_games} games ({','.join(sorted(set(names)))}) on 1 and {opts.workers} workers: the same "
-               f"games.csv rows and counts; {fresh} games at each of {_counts(games)} players the same in fresh "
+               f"games.csv rows and counts; {FRESH_GAMES} games at each of {_counts(games)} players the same in fresh "
                f"Python processes (PYTHONHASHSEED {', '.join(HASH_SEEDS)})")
 
 
-def _fresh_games(result: Conformance, spec, games: dict, opts: HarnessOptions, play_opts: PlayOptions,
-                 check: Check) -> int | None:
-    """Play :data:`FRESH_GAMES` games of every player count here and in a fresh interpreter per hash seed;
-    the games per count when every one was the same, else None (the check failed)."""
-    from .runner import game_seed
-
-    cap = PlayOptions(turn_cap=play_opts.turn_cap)
+def _fresh_tasks(spec, games: dict, opts: HarnessOptions) -> list[tuple]:
+    """(game, seeds, bots) of every player count checked: the :data:`FRESH_GAMES` games fresh interpreters
+    play again."""
     tasks = []
     for n, game in games.items():
         try:
             names = parse_bots(opts.bots or spec.default_bots, n, spec)
         except PnpError:  # --bots named one bot per seat of another count
             names = parse_bots(spec.default_bots, n, spec)
-        tasks.append((game, [game_seed(opts.seed, "conformance", i) for i in range(FRESH_GAMES)], names))
-    try:
-        with blame(spec):
-            here = [[_trace(game, seed, names, cap) for seed in seeds] for game, seeds, names in tasks]
-            for hash_seed in HASH_SEEDS:
-                there = _fresh_process(tasks, play_opts, hash_seed)
-                for (game, seeds, names), mine, theirs in zip(tasks, here, there):
-                    for seed, a, b in zip(seeds, mine, theirs):
-                        difference = _difference(a, b)
-                        if difference:
-                            m = game.players
-                            check.failed(f"game seed {seed} ({m} players) in a fresh Python process "
-                                         f"(PYTHONHASHSEED={hash_seed}): {difference}; does the engine iterate over "
-                                         "a set or hash strings? (each process has its own hash seed); the game: "
-                                         f"{replay_command(spec.slug, seed, m, names)}", seed)
-                            return None
-    except PnpError as exc:
-        check.failed(str(exc), getattr(exc, "seed", None))
-        return None
-    return FRESH_GAMES
+        tasks.append((game, [derive_seed(opts.seed, "conformance", i) for i in range(FRESH_GAMES)], names))
+    return tasks
 
 
 def _tally_figures(tally) -> dict:
@@ -467,30 +516,35 @@ def _tally_figures(tally) -> dict:
     return out
 
 
-def _fresh_process(tasks: list, play_opts: PlayOptions, hash_seed: str) -> list:
-    """The traces of each task's seeds (``tasks``: (game, seeds, bots) per player count) played by a newly
-    started interpreter with the hash seed ``hash_seed``, which loads the engine as a Dask worker does: from
-    what travels with the task."""
+def _fresh_process(part) -> list:
+    """In a worker: the traces of each task's seeds (``part``: a hash seed and the carried (tasks, turn cap),
+    a task being (game, seeds, bots) of a player count) played by a newly started interpreter with that hash
+    seed (PYTHONHASHSEED), which loads the engine as a Dask worker does, from what travels with the task.  The
+    traces come back through a file of their own: what the engine writes to its output is no part of them."""
     import os
     import subprocess
     import sys
 
-    task = pickle.dumps(carry((tasks, play_opts.turn_cap), tasks[0][0]))
+    hash_seed, task = part
+    payload = pickle.dumps(task)  # (still carried: the interpreter imports the engine from it)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), PYTHONHASHSEED=hash_seed)
-    done = subprocess.run([sys.executable, "-m", __name__], input=task, capture_output=True, env=env)
-    if done.returncode:
-        last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
-        raise PnpError(f"a fresh Python process could not play the engine's games: {last}")
-    return pickle.loads(done.stdout)
+    with tempfile.TemporaryDirectory(prefix="pnp-fresh-") as tmp:
+        answer = Path(tmp) / "traces.pickle"
+        done = subprocess.run([sys.executable, "-m", __name__, str(answer)], input=payload, capture_output=True,
+                              env=env)
+        if done.returncode or not answer.is_file():
+            last = (done.stderr.decode(errors="replace").strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+            raise PnpError(f"a fresh Python process could not play the engine's games: {last}")
+        return pickle.loads(answer.read_bytes())
 
 
 def _fresh_main() -> None:
-    """``python -m validator.harness``: play the traces of a pickled task read from stdin."""
+    """``python -m validator.harness FILE``: play the traces of a pickled task read from stdin into FILE."""
     import sys
 
     tasks, cap = arrived(pickle.loads(sys.stdin.buffer.read()))
     traces = [[_trace(game, seed, bots, PlayOptions(turn_cap=cap)) for seed in seeds] for game, seeds, bots in tasks]
-    sys.stdout.buffer.write(pickle.dumps(traces))
+    Path(sys.argv[1]).write_bytes(pickle.dumps(traces))
 
 
 # ------------------------------------------------------------------ bots
@@ -498,29 +552,36 @@ def _bots(result: Conformance, spec, games: dict, opts: HarnessOptions) -> None:
     check = result.check("bots see only their View")
     if result.check("random playouts (--strict)").status == FAILED:
         return
-    names = [b for b in known_bots(spec) if b != "random"]
-    if opts.bots:
-        names = [b for b in dict.fromkeys(x.strip() for x in opts.bots.split(",")) if b != "random"]
+    names = _bot_names(spec, opts)
     if not names:
         check.status, check.detail = SKIPPED, "the engine has no bots but random (no heuristic)"
         return
     compared = 0
     from validator.kit.chance import derive_seeds
 
-    for name in names:
+    for k, name in enumerate(names):
         for n, game in games.items():
+            beat(400 + n, k)
             seed = _seeds(opts, "bots", n, 1)[0]
             bots = make_bots((name,) * n, [Chance(s) for s in derive_seeds(seed, "bot", count=n)], game)
-            replay = replay_command(spec.slug, seed, n, (name,) * n)
+            replay = replay_command(spec.slug, seed, n, (name,) * n, opts.replay)
             try:
                 compared += conformance.check_bots(game, seed, bots, name, where=f"game seed {seed} ({n} players)")
             except AssertionError as exc:
                 check.failed(f"{exc}; the game: {replay}", seed)
                 return
-            except Exception as exc:  # noqa: BLE001 - a bot or the rules raised
-                check.failed(str(game_failure(game, seed, (name,) * n, PlayOptions(), exc)), seed)
+            except ENGINE_FAULTS as exc:  # noqa: BLE001 - a bot or the rules raised
+                own(exc)
+                check.failed(str(game_failure(game, seed, (name,) * n, PlayOptions(replay=opts.replay), exc)), seed)
                 return
     check.held(f"{compared:,} decisions of {', '.join(names)} compared with the hidden part drawn again")
+
+
+def _bot_names(spec, opts: HarnessOptions) -> list[str]:
+    """The bots whose views are checked: every bot but random (or those ``--bots`` names)."""
+    if opts.bots:
+        return [b for b in dict.fromkeys(x.strip() for x in opts.bots.split(",")) if b != "random"]
+    return [b for b in known_bots(spec) if b != "random"]
 
 
 # ------------------------------------------------------------------ a short report

@@ -9,6 +9,7 @@ engine's sections (``GameSpec.sections``) come between drama and skill.
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -54,21 +55,137 @@ def _csv_text(header: list[str], rows: list[list]) -> str:
     return buf.getvalue()
 
 
-def write_outputs(out_dir: Path, summary: dict, game, spec) -> list[Path]:
-    """summary.json, the engine's tables and report.html, all made before any is written."""
+def write_outputs(out_dir: Path, summary: dict, game, spec, drawing: "Drawing | None" = None) -> list[Path]:
+    """summary.json, the engine's tables and report.html (with the charts ``drawing`` drew while the games
+    were played, where their figures have not changed since), all made before any is written."""
     files = {out_dir / "summary.json": json.dumps(summary, indent=2, sort_keys=False) + "\n"}
     if spec.csv_files is not None:
         for name, (header, rows) in spec.csv_files(summary).items():
             files[out_dir / name] = _csv_text(header, rows)
-    files[out_dir / "report.html"] = render_html(summary, spec)
+    files[out_dir / "report.html"] = render_html(summary, spec, drawing.done() if drawing is not None else None)
     return write_files(files)
 
 
+# ------------------------------------------------------------------ charts drawn early
+def warm() -> None:
+    """Import matplotlib now, in a thread of its own, while the pool plays: a report drawn later finds it
+    imported (call it once the pool's workers have started: they are forked without the thread)."""
+    import threading
+
+    threading.Thread(target=plt, name="pnp-report-import", daemon=True).start()
+
+
+class Drawing:
+    """report.html's charts drawn in a thread of the main process while the pool plays the last games.
+
+    Made when the run starts, it imports matplotlib at once; :meth:`draw` is handed a summary of the games
+    whose figures the charts show (the main games, the engine's studies: the skill matrix, played last, is
+    only tables) and draws every generic chart and the engine's report sections from it.  The report then
+    takes each chart whose figures are unchanged, and each engine section whose summary blocks are (the
+    blocks it read are noted), and draws the rest itself."""
+
+    def __init__(self, spec):
+        import threading
+
+        self.spec = spec
+        self.charts: dict[tuple, str] = {}
+        self.sections: tuple | None = None  # (the blocks read and their values, the sections)
+        self.summary: dict | None = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="pnp-report-charts", daemon=True)
+        self.thread.start()
+
+    def draw(self, summary: dict) -> None:
+        self.summary = summary
+        self.ready.set()
+
+    def done(self) -> "Drawing":
+        self.ready.set()
+        self.thread.join()
+        return self
+
+    def _run(self) -> None:
+        try:
+            plt()
+            self.ready.wait()
+            s = self.summary
+            if s is None:
+                return
+            for name, block in _CHART_INPUTS:
+                if s.get(block):
+                    self.charts[(name, _key(s[block]))] = _CHARTS[name](s[block])
+            if self.spec.sections is not None:
+                seen = _Reads(s)
+                found = list(self.spec.sections(seen))
+                self.sections = ({k: copy.deepcopy(s[k]) for k in seen.read if k in s}, seen.everything, found)
+        except Exception:  # noqa: BLE001 - the report draws what is missing itself, and raises there if it must
+            pass
+
+    def chart(self, name: str, block) -> str:
+        out = self.charts.get((name, _key(block)))
+        return out if out is not None else _CHARTS[name](block)
+
+    def engine_sections(self, s: dict) -> list:
+        if self.sections is not None:
+            read, everything, found = self.sections
+            if not everything and all(s.get(k) == v for k, v in read.items()):
+                return found
+        return list(self.spec.sections(s))
+
+
+class _Reads(dict):
+    """A summary that notes which of its blocks are read (an engine's sections reused only when those stay)."""
+
+    def __init__(self, summary: dict):
+        super().__init__(summary)
+        self.read: set = set()
+        self.everything = False
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)
+
+    def _all(self):
+        self.everything = True
+
+    def keys(self):
+        self._all()
+        return super().keys()
+
+    def items(self):
+        self._all()
+        return super().items()
+
+    def values(self):
+        self._all()
+        return super().values()
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def copy(self):
+        self._all()
+        return dict(self)
+
+
+def _key(block) -> str:
+    return json.dumps(block, sort_keys=True, default=str)
+
+
 # ------------------------------------------------------------------ plots
-def plot_minutes(s: dict) -> str:
+def plot_minutes(length: dict) -> str:
     pyplot = plt()
-    hist = s["length"]["minutes_histogram"]
-    box = s["length"]["box_minutes"]
+    hist = length["minutes_histogram"]
+    box = length["box_minutes"]
     fig, ax = pyplot.subplots(figsize=(6.2, 2.6))
     xs = [float(k) for k in hist]
     ys = list(hist.values())
@@ -79,7 +196,7 @@ def plot_minutes(s: dict) -> str:
     if box:
         ax.axvspan(box[0], box[1], color=GREEN, alpha=0.12, label=f"box {box[0]:g}-{box[1]:g} min")
     ax.bar(list(bins), list(bins.values()), width=0.9, align="edge", color=BLUE)
-    med = s["length"]["minutes"]["median"]
+    med = length["minutes"]["median"]
     if med is not None:
         ax.axvline(med, color="#1d1d1f", lw=1, ls="--", label=f"median {med:.1f}")
     ax.set_xlabel("estimated minutes per game")
@@ -88,9 +205,9 @@ def plot_minutes(s: dict) -> str:
     return svg(fig)
 
 
-def plot_turns(s: dict) -> str:
+def plot_turns(length: dict) -> str:
     pyplot = plt()
-    hist = s["length"]["turns_histogram"]
+    hist = length["turns_histogram"]
     fig, ax = pyplot.subplots(figsize=(6.2, 2.4))
     ax.bar([int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)
     ax.set_xlabel("turns per game")
@@ -98,9 +215,9 @@ def plot_turns(s: dict) -> str:
     return svg(fig)
 
 
-def plot_seats(s: dict) -> str:
+def plot_seats(outcome: dict) -> str:
     pyplot = plt()
-    seats = s["outcome"]["seats"]
+    seats = outcome["seats"]
     fig, ax = pyplot.subplots(figsize=(4.2, 2.6))
     xs = [r["seat"] for r in seats]
     shares = [_share_of(r) for r in seats]
@@ -108,7 +225,7 @@ def plot_seats(s: dict) -> str:
     err = [[max(0.0, y - (x["low"] or 0)) for y, x in zip(ys, shares)],
            [max(0.0, (x["high"] or 0) - y) for y, x in zip(ys, shares)]]
     ax.bar(xs, ys, color=BLUE, yerr=err, capsize=4)
-    ax.axhline(s["outcome"]["fair_share"], color=RED, lw=1, ls="--", label="mean seat")
+    ax.axhline(outcome["fair_share"], color=RED, lw=1, ls="--", label="mean seat")
     ax.set_xticks(xs, [f"seat {x}" for x in xs])
     ax.set_ylabel("share of the wins (95% CI)")
     ax.set_ylim(0, max(0.05, max((x["high"] or 0) for x in shares) * 1.15))
@@ -127,8 +244,7 @@ def _share_text(x: dict) -> str:
     return f"{x['value'] * 100:.1f}% <span class='muted'>[{x['low'] * 100:.1f}, {x['high'] * 100:.1f}]</span>"
 
 
-def plot_drama(s: dict) -> str:
-    d = s["drama"]
+def plot_drama(d: dict) -> str:
     pyplot = plt()
     fig, (left, right) = pyplot.subplots(1, 2, figsize=(6.4, 2.3), gridspec_kw={"width_ratios": [1, 1.2]})
     changes = {int(k): v for k, v in d["lead_changes"]["histogram"].items()}
@@ -147,13 +263,18 @@ def plot_drama(s: dict) -> str:
     return svg(fig)
 
 
+#: the generic charts by name, and the summary block each draws
+_CHARTS = {"minutes": plot_minutes, "turns": plot_turns, "seats": plot_seats, "drama": plot_drama}
+_CHART_INPUTS = (("minutes", "length"), ("turns", "length"), ("seats", "outcome"), ("drama", "drama"))
+
+
 # ------------------------------------------------------------------ html
 def _section(anchor: str, title: str, look: str, body: str) -> str:
     return (f"<section id='{anchor}'><h2>{esc(title)}</h2><p class='look'>{look}</p>"
             f"<p class='caveat'>{esc(CAVEAT)}</p>{body}</section>")
 
 
-def _drama_body(d: dict) -> str:
+def _drama_body(d: dict, chart) -> str:
     lc, cb, dec = d["lead_changes"], d["comebacks"], d["decided"]
     n = d["games_with_one_winner"]
     rows = [["lead changes per game", num(lc["mean"], 2), num(lc["median"]), num(lc["p5"]), num(lc["p95"]),
@@ -181,7 +302,7 @@ def _drama_body(d: dict) -> str:
               f"{esc(worst) or '-'}.</p></div><div>"
             + table(["share of games", "[95% CI]"], shares)
             + "</div></div>"
-            + f"<div class='plot'>{plot_drama({'drama': d})}</div>"
+            + f"<div class='plot'>{chart('drama', d)}</div>"
             + f"<p class='muted'>Standings are read at the start of every round and once at the end of the game, "
               f"in {esc(d['sample'])} (the lead-change figures count all of them, the others the games with one "
               f"winner). Standing: {esc(d['standing'])}. The leader is the player strictly ahead of everyone still "
@@ -193,10 +314,18 @@ def _ordinal(k: int) -> str:
     return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
 
 
-def render_html(s: dict, spec=None) -> str:
-    """report.html from summary.json alone (``spec``: the engine, found from the run record when not given)."""
+def render_html(s: dict, spec=None, drawing: Drawing | None = None) -> str:
+    """report.html from summary.json alone (``spec``: the engine, found from the run record when not given;
+    ``drawing``: charts and sections drawn while the games were played, taken where they still hold)."""
     spec = spec or get_spec(s["run"]["game"])
-    engine = list(spec.sections(s)) if spec.sections is not None else []
+    if drawing is not None:
+        chart = drawing.chart
+        engine = drawing.engine_sections(s) if spec.sections is not None else []
+    else:
+        def chart(name, block):
+            return _CHARTS[name](block)
+
+        engine = list(spec.sections(s)) if spec.sections is not None else []
     extra: dict[str, list[str]] = {}  # generic section anchor -> engine bodies appended to it
     own = []
     for sec in engine:
@@ -279,7 +408,8 @@ def render_html(s: dict, spec=None) -> str:
              f"{' plus ' + format(run_th['setup_minutes'], 'g') + ' min setup' if run_th['setup_minutes'] else ''}; "
              "change them in the thresholds file.</p>")
     body = (table(["", "mean", "median", "5th pct", "95th pct", "min", "max"], rows) + inside + model +
-            f"<div class='grid'><div class='plot'>{plot_minutes(s)}</div><div class='plot'>{plot_turns(s)}</div></div>")
+            f"<div class='grid'><div class='plot'>{chart('minutes', L)}</div><div class='plot'>{chart('turns', L)}</div>"
+            "</div>")
     parts.append(section("length", "Game length", look, body))
 
     # outcome
@@ -300,7 +430,7 @@ def render_html(s: dict, spec=None) -> str:
               f"as a win for each. The mean seat's share {pct(O['fair_share'])}; spread between the best and the "
               f"worst seat {spread_text}. Ties {ci(O['ties'])}; completed {ci(O['completed'])}; turn cap "
               f"{ci(O['turn_cap'])}.</p>"
-            + f"</div><div class='plot'>{plot_seats(s)}</div></div>"
+            + f"</div><div class='plot'>{chart('seats', O)}</div></div>"
             + "<h3>How games ended</h3>" + table(["end", "games", "share"], ends))
     if elim:
         body += ("<h3>How players were eliminated</h3>"
@@ -317,7 +447,7 @@ def render_html(s: dict, spec=None) -> str:
     if s.get("drama"):
         parts.append(section("drama", "Lead and drama", "Does the lead change hands and do winners come from "
                              "behind, or does whoever leads after the first rounds usually win? A game decided early "
-                             "plays its last rounds as a formality.", _drama_body(s["drama"])))
+                             "plays its last rounds as a formality.", _drama_body(s["drama"], chart)))
 
     # the engine's own sections
     for sec in own:

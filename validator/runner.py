@@ -4,34 +4,42 @@ Game ``i`` of a stream always gets the seed ``derive_seed(master, stream, i)``
 and its bots get seeds derived from that, so a game is the same wherever it
 runs.  Bots are handed their seat's ``View``, never the state; at a
 simultaneous node every acting player's bot chooses, then the joint action is
-applied.  Batches are submitted to a ``concurrent.futures`` executor - in-process
-for one worker, a local process pool, or a Dask cluster's executor - and their
-results are consumed in batch order with a bounded window, so the tallies and
-games.csv are identical for any worker count and memory stays flat.
+applied.
+
+Every game a run plays goes through one :class:`Pool` - supervised local worker
+processes (one at least: an engine never runs its games in the main process) or
+a Dask cluster - cut into batches by :class:`Plan`: about a third of the work
+left per worker each (at least a few dozen milliseconds, at most half a second),
+so the last batches are small and the workers finish together.  A compiled game
+travels to each worker once.  Results are consumed in batch order with a bounded
+window, so the tallies and games.csv are identical for any worker count and
+memory stays flat; other work (an engine's own studies, :class:`Job`) shares the
+same pipeline.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from collections import deque
-from concurrent.futures import Executor, Future
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from model.errors import EngineFailure, InvariantViolation, PnpError
+from model.errors import EngineFailure, InvariantViolation
+from model.workers import Lost, beat, probe
 from validator.kit import SIMULTANEOUS, TERMINAL, Chance, TurnGuard, View, derive_seed
 from validator.kit.chance import derive_seeds
 from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
-from .failures import MAX_TURN_ACTIONS, bad_actions, describe, replay_command, stalled, where
+from .failures import MAX_TURN_ACTIONS, bad_actions, did, replay_command, stalled, where
 from .metrics import Tally, TimeModel, new_tally
+from .pool import MOVE_TIMEOUT, Pool, Shipped, default_workers, guard_worker, received
 
-#: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
+#: a rough cost per game in seconds, by bot: the size of a stream's first batches, until one is timed
 COST = {"random": 0.0006, "greedy": 0.0025, "search": 0.08}
 
-__all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool"]
+__all__ = ["InvariantViolation", "PlayOptions", "play", "game_seed", "run_stream", "run_streams", "Pool", "Stream",
+           "Job", "MOVE_TIMEOUT", "default_workers"]
 
 
 @dataclass
@@ -39,6 +47,7 @@ class PlayOptions:
     strict: bool = False
     turn_cap: int = 400
     loop_after: int = 150  # from this turn on, a repeated position at a turn start ends the game as a loop
+    replay: str = ""  # what a replay command needs besides the seed (--data, --rule: failures.replay_args)
 
 
 def game_seed(master: int, stream: str, index: int) -> int:
@@ -103,12 +112,12 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
                 else:
                     history.append(row)
         elif step >= turn_limit:
-            raise stalled(game, seed, bots, step, turn)
+            raise stalled(game, seed, bots, step, turn, opts.replay)
         if p == SIMULTANEOUS:
             joint = {}
             for q in state.acting_players():
                 actions = legal_actions(q)
-                if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+                if strict and (bad := bad_actions(game, seed, bots, step, actions, opts.replay)):
                     raise bad
                 n = len(actions)
                 if n == 0:
@@ -132,7 +141,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             state.apply_actions(joint)
         else:
             actions = legal_actions()
-            if strict and (bad := bad_actions(game, seed, bots, step, actions)):
+            if strict and (bad := bad_actions(game, seed, bots, step, actions, opts.replay)):
                 raise bad
             n = len(actions)
             if n == 0:
@@ -155,7 +164,8 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
             try:
                 state.check_invariants()
             except AssertionError as exc:
-                raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots) from None
+                raise InvariantViolation(game.spec.slug, seed, step, str(exc), game.players, bots,
+                                         opts.replay) from None
         step += 1
     if standings is not None:
         row = standings()
@@ -170,7 +180,7 @@ def play(game, seed: int, bots: tuple[str, ...], opts: PlayOptions, log: list | 
 class Batch:
     """Games ``start .. start+count-1`` of one stream: what a worker receives."""
 
-    game: object  # a compiled, picklable rules Game
+    game: object  # a compiled, picklable rules Game, or the Shipped form of it (sent once per worker)
     stream: str
     master: int
     start: int
@@ -181,6 +191,7 @@ class Batch:
     rows: bool = True
     standings: int = 0  # games with a smaller index read their standings (the lead and drama figures)
     values: bool = False  # also keep each game's values of the engine's headline figures (paired comparisons)
+    only: tuple = ()  # when given, just these game indices (a replay of a few games: the reproducibility check)
 
 
 @dataclass
@@ -188,17 +199,26 @@ class BatchResult:
     tally: Tally
     rows: list = field(default_factory=list)
     values: list = field(default_factory=list)  # per game: the engine's figure values (GameSpec.figures order)
+    seconds: float = 0.0  # the worker's CPU time for the batch (to size the next ones)
 
 
 def run_batch(batch: Batch) -> BatchResult:
-    """Play a batch; a game that raises ends the run with one line naming its seed and action."""
-    tally = new_tally(batch.game.spec)
+    """Play a batch; a game that raises, exits or writes ends the run with one line naming its seed and action."""
+    began = time.process_time()
+    game = received(batch.game)
+    tally = new_tally(game.spec)
     rows, values = [], []
-    seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
-    for i, seed in enumerate(seeds, batch.start):
+    if batch.only:
+        indices = batch.only
+        seeds = [game_seed(batch.master, batch.stream, i) for i in indices]
+    else:
+        indices = range(batch.start, batch.start + batch.count)
+        seeds = derive_seeds(batch.master, batch.stream, count=batch.count, start=batch.start)  # (game_seed of each)
+    for i, seed in zip(indices, seeds):
+        beat(i, 1)  # (the pool's time limit counts from each game's start; a lost worker says which game)
         bots = batch.bots[i % len(batch.bots)]
         try:
-            state, stats = play(batch.game, seed, bots, batch.opts, read_standings=i < batch.standings)
+            state, stats = play(game, seed, bots, batch.opts, read_standings=i < batch.standings)
             record = state.record()
             figures = tally.add_game(i, seed, record, bots, stats, batch.model)
             if batch.rows:
@@ -207,9 +227,9 @@ def run_batch(batch: Batch) -> BatchResult:
                 values.append(figures)
         except (InvariantViolation, EngineFailure):
             raise
-        except Exception as exc:  # noqa: BLE001 - the engine's fault, told with the seed that shows it
-            raise game_failure(batch.game, seed, bots, batch.opts, exc) from None
-    return BatchResult(tally, rows, values)
+        except BaseException as exc:  # noqa: BLE001 - the engine's fault (an exit, an interrupt ...), with its seed
+            raise game_failure(game, seed, bots, batch.opts, exc) from None
+    return BatchResult(tally, rows, values, time.process_time() - began)
 
 
 def _row(index: int, seed: int, bots, record, model: TimeModel) -> list:
@@ -236,92 +256,7 @@ GAMES_CSV_COLUMNS = ["game", "seed", "players", "bots", "start_player", "winners
                      "actions", "minutes", "end", "eliminations"]
 
 
-# ------------------------------------------------------------------ executors
-class InlineExecutor(Executor):
-    """Runs each task at submit time in this process (``--workers 1``)."""
-
-    def submit(self, fn, /, *args, **kwargs):
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
-            future.set_exception(exc)
-        return future
-
-
-def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
-class Pool:
-    """An executor for ``workers`` local processes or a Dask scheduler address."""
-
-    def __init__(self, workers: int | None = None, scheduler: str | None = None, timeout: float = 10.0):
-        self.scheduler = scheduler
-        self.client = None
-        if scheduler:
-            try:
-                from distributed import Client
-            except ImportError:
-                raise PnpError("--scheduler needs Dask distributed; install it with: pip install 'pyramid-pnp[dask]'") \
-                    from None
-            try:
-                self.client = Client(scheduler, timeout=f"{timeout}s")
-            except (OSError, TimeoutError) as exc:
-                raise PnpError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-            self.executor = self.client.get_executor()
-            self.workers = max(1, sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values()))
-        else:
-            self.workers = workers or default_workers()
-            if self.workers <= 1:
-                self.executor = InlineExecutor()
-            else:
-                from model.workers import process_pool
-
-                self.executor = process_pool(self.workers)
-
-    def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
-        """``fn(item)`` for each item, results in item order, at most ``window`` in flight."""
-        window = window or max(2, 2 * self.workers)
-        pending: deque = deque()
-        for item in items:
-            pending.append(self.executor.submit(fn, item))
-            while len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-
-    def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        else:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def batch_size(games: int, bots: Iterable[tuple], workers: int) -> int:
-    """Games per task: about 150 ms of work, but enough tasks to keep every worker busy."""
-    names = {n for pattern in bots for n in pattern}
-    cost = max(COST.get(n, 0.002) for n in names) if names else 0.002
-    by_time = max(1, math.ceil(0.15 / cost))
-    by_spread = max(1, math.ceil(games / (4 * max(1, workers))))
-    return max(1, min(by_time, by_spread))
-
-
-def batches(game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions, model: TimeModel,
-            size: int, rows: bool = True, standings: int = 0, first: int = 0, values: bool = False) -> Iterator[Batch]:
-    """Games ``first .. first+games-1`` of a stream, ``size`` to a batch."""
-    end = first + games
-    for start in range(first, end, size):
-        yield Batch(game, stream, master, start, min(size, end - start), tuple(bots), opts, model, rows, standings,
-                    values)
-
-
+# ------------------------------------------------------------------ streams and jobs
 @dataclass
 class Stream:
     """One series of games: ``games`` games of ``stream`` with its bot patterns."""
@@ -338,36 +273,190 @@ class Stream:
     standings: int = 0  # the first games that read their standings (lead and drama figures)
     first: int = 0  # the index of the stream's first game (a later part of a stream: more games of a variant)
     on_values: Callable | None = None  # handed each batch's per-game values of the engine's headline figures
+    group: int = 0  # streams and jobs of a smaller group are played first; within a group they take turns
+    only: tuple = ()  # just these game indices, in one batch (``games`` is their number)
 
 
-def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None) -> dict:
-    """Play several streams through one pipeline (no worker idles between them);
-    tallies are merged in batch order, so the result does not depend on the pool."""
-    totals = {st.key: new_tally(st.game.spec) for st in streams}
+@dataclass
+class Job:
+    """Work for the pool besides streams of games: ``fn(part)`` for each part in a worker (a module-level
+    function); ``done(results)`` in the main process with every part's result, in order."""
 
-    def tagged():
-        for i, st in enumerate(streams):
-            size = batch_size(st.games, st.bots, pool.workers)
-            for b in batches(st.game, st.stream, st.master, st.games, st.bots, st.opts, st.model, size,
-                             st.on_rows is not None, st.standings, st.first, st.on_values is not None):
-                yield i, carry(b, st.game)  # an engine from a data folder travels with its batches
+    key: object
+    fn: Callable
+    parts: list
+    done: Callable[[list], None]
+    group: int = 0
+    cost: float = 0.05  # seconds of work per part, roughly (for the sizes of the games' batches)
 
-    items = tagged()
-    for i, result in pool.map_ordered(_run_tagged, items):
-        st = streams[i]
-        totals[st.key].merge(result.tally)
-        if st.on_rows is not None:
-            st.on_rows(result.rows)
-        if st.on_values is not None:
-            st.on_values(result.values)
-        if on_progress is not None:
-            on_progress(result.tally.games)
+
+#: seconds of work a batch of games aims at, at most (a task's least is ``Pool.task_seconds``)
+MAX_TASK = 0.5
+
+
+def game_cost(bots: Iterable[tuple]) -> float:
+    """The rough cost of a game with these bot patterns (the dearest bot's)."""
+    names = {n for pattern in bots for n in pattern}
+    return max(COST.get(n, 0.002) for n in names) if names else 0.002
+
+
+class Plan:
+    """Cuts streams into batches as the pool asks for them (guided: each batch about a share of the work
+    left, so the last ones are small and every worker finishes at once), timing each stream's games from its
+    results."""
+
+    def __init__(self, pool: Pool, streams: list[Stream], jobs: list[Job]):
+        self.pool, self.streams, self.jobs = pool, streams, jobs
+        self.next = [st.first for st in streams]
+        self.cost = [game_cost(st.bots) for st in streams]
+        self.timed = [False] * len(streams)
+        self.parts_left = [len(j.parts) for j in jobs]
+        self.games = [pool.ship(st.game) for st in streams]
+
+    def left(self) -> float:
+        work = sum((st.first + st.games - n) * c for st, n, c in zip(self.streams, self.next, self.cost))
+        return work + sum(k * j.cost for k, j in zip(self.parts_left, self.jobs))
+
+    def time(self, i: int, result: BatchResult) -> None:
+        """A batch of stream ``i`` came back: its games' cost replaces the estimate."""
+        if result.tally.games:
+            measured = result.seconds / result.tally.games
+            self.cost[i] = measured if not self.timed[i] else 0.5 * (self.cost[i] + measured)
+            self.timed[i] = True
+
+    def batch(self, i: int):
+        st = self.streams[i]
+        end = st.first + st.games
+        start = self.next[i]
+        if start >= end:
+            return None
+        if st.only:
+            self.next[i] = end
+            return Batch(self.games[i], st.stream, st.master, 0, len(st.only), tuple(st.bots), st.opts, st.model,
+                         True, st.standings, False, tuple(st.only))
+        workers = self.pool.workers
+        aim = min(MAX_TASK, max(self.pool.task_seconds, self.left() / (3 * workers)))
+        if not self.timed[i]:  # small batches until one is back: its time sets the size of the next
+            aim = min(aim, self.pool.task_seconds)
+        size = max(1, min(end - start, round(aim / max(self.cost[i], 1e-6))))
+        self.next[i] = start + size
+        return Batch(self.games[i], st.stream, st.master, start, size, tuple(st.bots), st.opts, st.model,
+                     st.on_rows is not None, st.standings, st.on_values is not None)
+
+    def items(self) -> Iterator:
+        """``(kind, index, payload)`` items in the pool's order: groups in turn, and in a group one batch or
+        part from each stream or job in turn."""
+        groups = sorted({st.group for st in self.streams} | {j.group for j in self.jobs})
+        for g in groups:
+            lanes = [("s", i) for i, st in enumerate(self.streams) if st.group == g] + \
+                    [("j", i) for i, j in enumerate(self.jobs) if j.group == g]
+            parts = {i: 0 for kind, i in lanes if kind == "j"}
+            while lanes:
+                for lane in list(lanes):
+                    kind, i = lane
+                    if kind == "s":
+                        b = self.batch(i)
+                        if b is None:
+                            lanes.remove(lane)
+                            continue
+                        yield ("s", i, b)
+                    else:
+                        job = self.jobs[i]
+                        k = parts[i]
+                        if k >= len(job.parts):
+                            lanes.remove(lane)
+                            continue
+                        parts[i] = k + 1
+                        self.parts_left[i] -= 1
+                        yield ("j", i, carry((job.fn, job.parts[k]), job.fn))  # (a folder engine's travels)
+
+
+def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None = None, jobs: list[Job] = (),
+                on_group: Callable[[int], None] | None = None, totals: dict | None = None) -> dict:
+    """Play several streams, and run the jobs, through one pipeline (no worker idles between them); tallies
+    are merged in batch order, so the result does not depend on the pool.  ``on_group(g)`` is called once
+    every stream and job of group ``g`` (and of every earlier group) is in; by then ``totals`` (returned,
+    stream key -> Tally) holds those streams' tallies."""
+    jobs = list(jobs)
+    totals = {} if totals is None else totals
+    totals.update({st.key: new_tally(received(st.game).spec) for st in streams})
+    plan = Plan(pool, streams, jobs)
+    job_results: dict[int, list] = {i: [] for i, job in enumerate(jobs) if job.parts}
+    groups = sorted({st.group for st in streams} | {j.group for j in jobs})
+    waiting = {g: 0 for g in groups}  # items fed and not yet merged, by group
+    fed = {"group": None}  # the group the feeder is in (every earlier one is wholly fed); "all" at the end
+    told: list[int] = []
+
+    def tasks():
+        for kind, i, payload in plan.items():
+            g = streams[i].group if kind == "s" else jobs[i].group
+            fed["group"] = g
+            waiting[g] += 1
+            yield kind, i, payload
+        fed["group"] = "all"
+
+    def tell() -> None:
+        for g in groups:
+            if g in told:
+                continue
+            if waiting[g] or (fed["group"] != "all" and (fed["group"] is None or fed["group"] <= g)):
+                return
+            told.append(g)
+            if on_group is not None:
+                on_group(g)
+
+    for job in jobs:
+        if not job.parts:
+            job.done([])
+    try:
+        for kind, i, result in pool.map_ordered(_run_item, tasks()):
+            if kind == "s":
+                st = streams[i]
+                plan.time(i, result)
+                totals[st.key].merge(result.tally)
+                if st.on_rows is not None:
+                    st.on_rows(result.rows)
+                if st.on_values is not None:
+                    st.on_values(result.values)
+                if on_progress is not None:
+                    on_progress(result.tally.games)
+                waiting[st.group] -= 1
+            else:
+                job_results[i].append(result)
+                if len(job_results[i]) == len(jobs[i].parts):
+                    jobs[i].done(job_results.pop(i))
+                waiting[jobs[i].group] -= 1
+            tell()
+    except Lost as lost:
+        raise lost_failure(lost, streams, pool.move_timeout) from None
+    tell()
     return totals
 
 
-def _run_tagged(item):
-    i, batch = item
-    return i, run_batch(arrived(batch))
+def _run_item(item, game=None):
+    kind, i, payload = item
+    if kind == "s":
+        if game is not None:
+            payload.game = game
+        return kind, i, run_batch(payload)
+    fn, part = arrived(payload)
+    return kind, i, fn(part)
+
+
+def lost_failure(lost: Lost, streams: list[Stream], limit: float) -> EngineFailure:
+    """A worker that ended or overran while it played a batch: the game it was at, played again alone in a
+    fresh process to find the action."""
+    kind, i, payload = lost.item
+    if kind != "s":
+        fn = arrived(payload)[0]
+        return EngineFailure(f"a worker process {lost.why} while it ran {fn.__module__}.{fn.__qualname__} (games a "
+                             "rules engine's statistics play beside the main run)")
+    batch = payload
+    index = int(lost.marks[0]) if lost.marks and lost.marks[1] else batch.start
+    game = received(batch.game)
+    seed = game_seed(batch.master, batch.stream, index)
+    bots = batch.bots[index % len(batch.bots)]
+    return worker_lost(game, seed, bots, batch.opts, lost, limit)
 
 
 def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: list[tuple], opts: PlayOptions,
@@ -378,21 +467,21 @@ def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: lis
     return run_streams(pool, [st], on_progress)["main"]
 
 
-# ---------------------------------------------------------------- a game that raised, told in one line
+# ---------------------------------------------------------------- a game that failed, told in one line
 def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
     """The one-line failure of game ``seed`` that raised ``exc``."""
     spec = game.spec
     place = where(exc, spec)
     at = f" ({place})" if place else ""
     step, again = locate(game, seed, bots, opts)
-    replay = replay_command(spec.slug, seed, game.players, bots)
+    replay = replay_command(spec.slug, seed, game.players, bots, opts.replay)
     if again is None:
-        return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed}, but not "
+        return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed}, but not "
                              f"when the seed was played again: the engine does not play the same game from the "
                              f"same seed (does it draw from anything but the Chance it is given?); "
                              f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
     moment = "while setting up" if step is None else f"at action {step}"
-    return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed} {moment}; "
+    return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed} {moment}; "
                          f"replay it with: {replay}", seed, step)
 
 
@@ -409,6 +498,55 @@ def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseExceptio
         state.record()
     except (InvariantViolation, EngineFailure) as exc:
         return exc.step, exc
-    except Exception as exc:  # noqa: BLE001 - the failure being located
+    except BaseException as exc:  # noqa: BLE001 - the failure being located (an exit or an interrupt too)
         return seen["step"], exc
     return None, None
+
+
+def worker_lost(game, seed: int, bots: tuple, opts, lost, limit: float) -> EngineFailure:
+    """A worker process that ended (``os._exit``, a crash) or ran past the time limit while it played game
+    ``seed``: the game is played again alone in a fresh process, watched action by action, to say where."""
+    slug = game.spec.slug
+    replay = replay_command(slug, seed, game.players, bots, opts.replay)
+    ok, found = probe(_alone, (Shipped(game), seed, bots, opts), limit, guard_worker)
+    if isinstance(found, Lost):
+        step = int(found.marks[1]) if found.marks and found.marks[0] else None
+        moment = "while setting up" if step is None else f"at action {step}"
+        if found.overran:
+            what = f"took longer than {limit:g} s (--move-timeout)"
+        else:
+            what = f"ended its worker process ({found.why}): an engine must not exit (os._exit, a crash)"
+        return EngineFailure(f"the rules of {slug} {what} in game seed {seed} {moment}; replay it with: {replay}",
+                             seed, step)
+    if ok and found is not None:  # the replay raised, and said where
+        step, text = found
+        moment = "while setting up" if step is None else f"at action {step}"
+        return EngineFailure(f"the rules of {slug} {text} in game seed {seed} {moment}; replay it with: {replay}",
+                             seed, step)
+    how = "ran past the time limit" if lost.overran else lost.why
+    return EngineFailure(f"a worker process {how} while it played game seed {seed} of {slug}, but the game played "
+                         f"again alone did not: the engine does not play the same game from the same seed, or "
+                         f"it depends on the games played before; pnp validate {slug} --conformance checks it; the "
+                         f"game: {replay}", seed)
+
+
+def _alone(task):
+    """In a fresh worker: play one game through the protocol loop, each action timed (``beat``): None when it
+    ends normally, else (the action, what the engine did)."""
+    shipped, seed, bots, opts = task
+    game = received(shipped)
+    seen = {"step": None}
+
+    def note(step, state, player, action):
+        seen["step"] = step
+        beat(1, step)
+
+    try:
+        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
+        state.record()
+    except (InvariantViolation, EngineFailure) as exc:
+        return exc.step, str(exc)
+    except BaseException as exc:  # noqa: BLE001 - the failure being located
+        place = where(exc, game.spec)
+        return seen["step"], did(exc) + (f" ({place})" if place else "")
+    return None

@@ -31,6 +31,7 @@ from model.errors import CommandLineError
 from validator.kit import get_spec
 
 from .bots import parse_bots
+from .failures import replay_args
 from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .sweep_report import check_names
@@ -108,11 +109,13 @@ def light_thresholds(th: Thresholds, spec) -> Thresholds:
 def variant_streams(spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds) \
         -> list[Stream]:
     """Games ``first .. first+games-1`` of every variant as the runner's streams (keyed by variant index)."""
-    play_opts = PlayOptions(turn_cap=int(th.get("stalls", "turn_cap")))
+    turn_cap = int(th.get("stalls", "turn_cap"))
     model = time_model(th)
+    defaults = spec.options()
     return [Stream(v.index, v.game, "main", master, games,
-                   [parse_bots(v.bots or spec.default_bots, v.players, spec)], play_opts, model, first=first)
-            for v in variants]
+                   [parse_bots(v.bots or spec.default_bots, v.players, spec)],
+                   PlayOptions(turn_cap=turn_cap, replay=replay_args(v.data, v.rules, defaults)), model, first=first)
+            for v in variants]  # (one group: the variants take turns, batch by batch)
 
 
 def play_variants(pool: Pool, spec, variants: list[Variant], first: int, games: int, master: int, th: Thresholds,
@@ -169,7 +172,11 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
             progress(done["n"], total)
 
     sure = None
-    with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+    with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+        if opts.write:
+            from .report import warm
+
+            warm()  # (the report's charts: matplotlib is imported while the variants play)
         tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
         if opts.until_sure:
             sure = variants_until_sure(pool, spec, variants, tallies, th, opts, on_progress=advance, started=started)

@@ -212,8 +212,12 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
     rounds = []
     alive = list(variants)
     played = 0
-    with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+    with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
         workers = pool.workers
+        if opts.write:
+            from .report import warm
+
+            warm()  # (the report's charts: matplotlib is imported while the variants play)
         for r, (n, _) in enumerate(plan):
             fresh = play_variants(pool, spec, alive, played, n - played, opts.seed, th, advance)
             for v in alive:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Callable
 
 from model import __version__
-from model.atomic import AtomicFile
 from model.errors import CommandLineError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
 from validator.kit.stats import diff_interval
@@ -22,10 +21,13 @@ from validator.kit.stats import rounded
 
 from .bots import known_bots, parse_bots
 from .checks import deck_checks, sheet_checks
-from .failures import replay_failure
+from .again import again as again_indices
+from .again import not_again
+from .failures import replay_args, replay_failure
 from .figures import Games, edge_interval, headline, share_intervals, spread_interval, win_sets
+from .gamesfile import GamesWriter, remove_stale
 from .metrics import Tally, TimeModel, hist_summary
-from .runner import PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
+from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
 from .thresholds import Thresholds, above, below
 
 SKILL_BOTS = ("random", "greedy", "search")
@@ -54,6 +56,7 @@ class RunOptions:
     until_sure: bool = False  # play more looks until every verdict is sure (validator.sure)
     max_games: int | None = None  # ... up to this many games per player count or variant (None: sure.MAX_FACTOR x)
     max_seconds: float | None = None  # ... or until this many seconds have passed
+    move_timeout: float = MOVE_TIMEOUT  # the longest one game, or one action played again to find a fault, may take
 
 
 @dataclass
@@ -75,6 +78,7 @@ class Result:
     files: list[Path]
     seconds: float
     games: object = None  # figures.Games of the main games, with Options.per_game
+    warnings: list = field(default_factory=list)  # lines for the user: the run is not what it seems
 
     @property
     def status(self) -> str:
@@ -101,7 +105,7 @@ def deck_hash(data) -> str:
 # ------------------------------------------------------------------ the run
 def validate_game(data, opts: Options, progress: Callable[[str, int, int], None] | None = None) -> Result:
     """Simulate one game's deck and write its validation folder: every file, or none when
-    anything fails (an engine's statistics, verdicts or sections included)."""
+    anything fails (an engine's statistics, verdicts or sections included; a folder it made is removed)."""
     pending: list = []
     try:
         return _validate_game(data, opts, progress, pending)
@@ -114,6 +118,7 @@ def validate_game(data, opts: Options, progress: Callable[[str, int, int], None]
 def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     started = time.perf_counter()
     spec = get_spec(data)  # (the game's data: its folder's rules count too)
+    slug = data.slug
     data = with_expansions(data, opts.expansions)
     if not spec.min_players <= opts.players <= spec.max_players:
         raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, "
@@ -126,11 +131,14 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     bots = parse_bots(opts.bots or spec.default_bots, opts.players, spec)
     th = opts.thresholds.bind(spec)
     model = time_model(th)
-    play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")))
-    out_dir = Path(opts.out) / data.slug / "validation"
+    play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")),
+                            replay=replay_args(data, opts.rules, spec.options()))
+    out_dir = Path(opts.out) / slug / "validation"
     files: list[Path] = []
-    writer = _GamesWriter(out_dir / "games.csv", games_csv_header(spec)) if opts.write else None
-    if writer:
+    writer = None
+    if opts.write:
+        remove_stale(out_dir)
+        writer = GamesWriter(out_dir / "games.csv", games_csv_header(spec))
         pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
     pairs = _pairs(skill_bots(spec)) if skill_games else []
@@ -140,22 +148,25 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     def advance(n: int) -> None:
         done["n"] += n
         if progress:
-            progress(data.slug, done["n"], planned_games(opts, opts.games) + skill_total)
+            progress(slug, done["n"], planned_games(opts, opts.games) + skill_total)
 
     per_game = Games() if opts.per_game else None
-    on_rows = writer.write if writer else None
-    if per_game is not None:
-        def on_rows(rows, write=on_rows):
+    again = again_indices(opts.games)  # main games played once more at the end, by then in another worker
+    kept: dict[int, list] = {}
+
+    def on_rows(rows, write=writer.write if writer else None):
+        for row in rows:
+            if row[0] in again:
+                kept[row[0]] = row
+        if per_game is not None:
             per_game.add_rows(rows, spec.stalls)
-            if write is not None:
-                write(rows)
+        if write is not None:
+            write(rows)
+
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
                       on_rows, min(planned_games(opts, opts.games), opts.drama_games),
                       on_values=None if per_game is None else
                       (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
-    for a, b in pairs:
-        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
-                              _pair_patterns(a, b, opts.players), play_opts, model))
     sweep = sorted({n for n in opts.sweep if n != opts.players})
     for n in sweep:
         if not spec.min_players <= n <= spec.max_players:
@@ -164,8 +175,30 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
     skill_total += planned_games(opts, opts.sweep_games) * len(sweep)
+    for a, b in pairs:  # (last: the charts need the games above, the skill matrix only tables)
+        streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
+                              _pair_patterns(a, b, opts.players), play_opts, model, group=1))
+    replayed: dict[int, list] = {}
+    streams.append(Stream("again", game, "main", opts.seed, len(again), [bots], play_opts, model,
+                          lambda rows: replayed.update((r[0], r) for r in rows), group=1, only=tuple(again)))
+    found: list[dict] = []  # what each of the engine's studies found, in their order
+    studies = spec.studies(game, th) if spec.studies is not None else []
+    jobs = [Job(("study", k), study.play, study.parts, lambda results, k=k, study=study: found.append(
+                (k, study.finish(results))), cost=study.cost) for k, study in enumerate(studies)]
+    drawing = None
+    tallies: dict = {}
     try:
-        with Pool(opts.workers, opts.scheduler, opts.connect_timeout) as pool:
+        with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+            if opts.write:
+                from .report import Drawing
+
+                drawing = Drawing(spec)  # (matplotlib is imported while the games are played)
+
+            def first_games(group: int) -> None:  # the charts' figures are known: draw them while skill games run
+                if group == 0 and drawing is not None and not opts.until_sure:
+                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, [v for _, v in sorted(found)])
+                    drawing.draw(early)
+
             t0 = time.perf_counter()
             main_done = {}
 
@@ -174,7 +207,9 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
                 if done["n"] >= opts.games and "t" not in main_done:
                     main_done["t"] = time.perf_counter() - t0
 
-            tallies = run_streams(pool, streams, advance_main)
+            meta = run_record(data, spec, rules, opts.players, opts.games, opts.seed, bots, skill_games,
+                              play_opts.turn_cap, opts.strict, th, opts.expansions)
+            tallies = run_streams(pool, streams, advance_main, jobs, first_games, totals=tallies)
             sure = _until_sure(pool, streams, tallies, th, data, opts, advance, started) if opts.until_sure else None
             main_seconds = main_done.get("t", time.perf_counter() - t0) if sure is None else time.perf_counter() - t0
             workers = pool.workers
@@ -183,11 +218,11 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             writer.abort()
         raise
     tally = tallies.pop("main")
+    tallies.pop("again")
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
-    meta = run_record(data, spec, rules, opts.players, tally.games, opts.seed, bots, skill_games, play_opts.turn_cap,
-                      opts.strict, th, opts.expansions)
-    summary = summarize(game, spec, tally, skill, problems, meta, th)
+    meta["games"] = tally.games  # (with --until-sure, the games its looks played)
+    summary = summarize(game, spec, tally, skill, problems, meta, th, [v for _, v in sorted(found)])
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
@@ -196,6 +231,8 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
 
         summary["until_sure"] = {**{k: v for k, v in sure.items() if k != "unsure_by"}, "asked": opts.games,
                                  "not_waited_for": not_waited_for(verdicts, set(WAITED))}
+    warnings = [not_again(spec, i, kept[i], replayed.get(i), play_opts.replay) for i in sorted(again)
+                if kept.get(i) != replayed.get(i)][:1]
     seconds = time.perf_counter() - started
     summary["timing"] = {
         "wall_seconds": round(seconds, 3),
@@ -207,10 +244,10 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     if opts.write:
         from .report import write_outputs
 
-        files += write_outputs(out_dir, summary, game, spec)
+        files += write_outputs(out_dir, summary, game, spec, drawing)
     if writer:
         files.insert(0, writer.commit())  # games.csv last: the other files are written by then
-    return Result(data.slug, data.title, summary, verdicts, files, seconds, per_game)
+    return Result(slug, data.title, summary, verdicts, files, seconds, per_game, warnings)
 
 
 def planned_games(opts: RunOptions, games: int) -> int:
@@ -354,30 +391,12 @@ def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
     return [one, two]
 
 
-class _GamesWriter:
-    """games.csv written as batches arrive, into a temporary file renamed at the end."""
-
-    def __init__(self, path: Path, header: list[str]):
-        import csv
-
-        self.file = AtomicFile(path)
-        self.csv = csv.writer(self.file.fh, lineterminator="\n")
-        self.csv.writerow(header)
-
-    def write(self, rows) -> None:
-        self.csv.writerows(rows)
-
-    def commit(self) -> Path:
-        return self.file.commit()
-
-    def abort(self) -> None:
-        self.file.abort()
-
-
 # ------------------------------------------------------------------ summary
-def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds) -> dict:
+def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds,
+              studies: list[dict] = ()) -> dict:
     """summary.json: the generic blocks from the tallies, the engine's stats
-    extension's blocks (``GameSpec.stats``), the counters it declares."""
+    extension's blocks (``GameSpec.stats``) and what its studies found (``studies``: each one's keys), the
+    counters it declares."""
     n_games = t.games
     players = meta["players"]
     box = th.box(meta["playtime"])
@@ -440,10 +459,10 @@ def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: 
         "outcome": outcome,
         "drama": drama_summary(t, spec),
     }
-    if t.ext is not None:
-        for key, value in t.ext.summarize(game, t, th).items():
+    for found in ([t.ext.summarize(game, t, th)] if t.ext is not None else []) + list(studies):
+        for key, value in found.items():
             if isinstance(summary.get(key), dict) and isinstance(value, dict):
-                summary[key].update(value)  # figures added to a generic block
+                summary[key].update(value)  # figures added to a generic block (or to the engine's own)
             else:
                 summary[key] = value
     summary["counts"] = {k: t.counts[k] for k in sorted(set(spec.counters) | set(t.counts))}
@@ -678,7 +697,9 @@ def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: b
         lines.append(f"  [{step}] P{player + 1} ({bots[player]}): {state.action_to_string(action)}")
 
     try:
-        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap), log=log, on_action=on_action)
+        state, _ = play(game, seed, bots, PlayOptions(strict=strict, turn_cap=turn_cap,
+                                                      replay=replay_args(data, rules, spec.options())),
+                        log=log, on_action=on_action)
         record = state.record()
     except Exception as exc:  # noqa: BLE001 - the moves so far, then the failure in one line
         raise replay_failure(game, seed, first["step"], exc, lines + ["  " + x for x in log]) from None

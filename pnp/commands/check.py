@@ -30,9 +30,10 @@ def check(games, data, preflight, shop):
     Besides every cell, it renders every design and reference sheet (template
     mistakes, text that does not fit), checks counts against the rulebook,
     whether colour-blind players can tell the palette's colours apart (or the
-    cards give another cue) and, for games with a rules engine, the deck itself
-    (conditions no arrangement can meet ...).  With --preflight it checks print
-    files instead, one line per problem."""
+    cards give another cue) and, for games with one of pnp's rules engines, the deck
+    itself (conditions no arrangement can meet ...).  A rules engine in the game's own
+    folder is Python and is not run here: pnp validate runs its deck checks.  With
+    --preflight it checks print files instead, one line per problem."""
     if preflight or shop:
         return check_print_files(games, preflight, shop)
     from generator.build import BuildOptions, build_games
@@ -48,7 +49,7 @@ def check(games, data, preflight, shop):
         finish(exc.problems + exc.warnings)
     # what an earlier build kept is read (a design unchanged since is not rendered again); nothing is written
     cache = DiskCache(cache_folder(data / "output"), read_only=True)
-    general, by_game = project_checks(project, cache, folder_rules=True)  # (a game's own rules/ are loaded here)
+    general, by_game = project_checks(project, cache)  # (a game's own rules/ are not loaded: pnp validate runs them)
     found = general + [p for own in by_game.values() for p in own]
     # every design and reference sheet made in memory: their problems, no files
     jobs = [(game, BuildOptions(targets=("pdf-sheets", "reference"))) for game in project.games.values() if game.cards]

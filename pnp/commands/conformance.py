@@ -16,7 +16,8 @@ from ..console import err, out
 STYLES = {"held": "green", "FAILED": "red", "not checked": "yellow", "stopped": "yellow"}
 
 
-def check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, workers, games, players) -> None:
+def check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, workers, games, players,
+                  move_timeout=None) -> None:
     from validator.harness import HarnessOptions, run_conformance
     from validator.kit import get_spec
     from validator.thresholds import find_thresholds, load_thresholds
@@ -27,6 +28,8 @@ def check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, 
         game = project.games[slug]
         opts = HarnessOptions(players=tuple(players), seed=seed, rules=get_spec(game).parse_options(list(rules)),
                               bots=bots, thresholds=th, expansions=boxes[slug])
+        if move_timeout:
+            opts.move_timeout = move_timeout
         if workers:
             opts.workers = max(2, workers)
         if games:

@@ -13,9 +13,10 @@ import click
 from model.errors import CommandLineError
 from validator.sweep import SweepOptions
 
-from ..console import out, progress_bar
-from ..options import (data_option, expansion_option, explicit, out_option, rule_option, scheduler_option, seed_option,
-                       thresholds_option, workers_option)
+from ..console import hear_ctrl_c, out, progress_bar
+from ..options import (data_option, expansion_option, explicit, move_timeout_option, out_option, rule_option,
+                       scheduler_option, seed_option, thresholds_option, workers_option)
+from .validate import announce_rules
 
 
 def common_play_options(f):
@@ -39,7 +40,7 @@ def common_play_options(f):
         click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
                      help="With --until-sure: start no look that would end after S seconds (the result then "
                           "depends on the machine's speed)."),
-        data_option, expansion_option, out_option,
+        move_timeout_option, data_option, expansion_option, out_option,
     ]):
         f = option(f)
     return f
@@ -52,6 +53,7 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     from validator.kit import get_spec
     from validator.thresholds import find_thresholds, load_thresholds
 
+    hear_ctrl_c()
     data = common["data"]
     if common["scheduler"] and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
@@ -61,6 +63,7 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     if common["max_games"] is not None and common["max_games"] < own["games"]:
         raise CommandLineError(f"--max-games {common['max_games']} is fewer than --games {own['games']}")
     project = load_project(data, [slug])
+    announce_rules(project, [slug])
     spec = get_spec(project.games[slug])
     boxes = project.select_expansions(common["expansions"], strict=True)[slug]
     parsed = spec.parse_options(list(common["rules"]))  # a mistake there: the command line's (exit 2)
@@ -69,7 +72,7 @@ def load_game(ctx, slug: str, common: dict, make, **own):
                                      scheduler=common["scheduler"], bots=common["bots"], rules=parsed, thresholds=th,
                                      out=common["out_dir"] or (data / "output"), expansions=boxes,
                                      until_sure=common["until_sure"], max_games=common["max_games"],
-                                     max_seconds=common["max_seconds"], **own)
+                                     max_seconds=common["max_seconds"], move_timeout=common["move_timeout"], **own)
 
 
 @click.command()

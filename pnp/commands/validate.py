@@ -14,9 +14,9 @@ import click
 from model.errors import CommandLineError, EngineFailure, PnpError
 from validator.validate import Options
 
-from ..console import err, out, progress_bar
-from ..options import (data_option, expansion_option, explicit, out_option, rule_option, scheduler_option, seed_option,
-                       thresholds_option, workers_option)
+from ..console import err, hear_ctrl_c, out, progress_bar
+from ..options import (data_option, expansion_option, explicit, move_timeout_option, out_option, rule_option,
+                       scheduler_option, seed_option, thresholds_option, workers_option)
 
 _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
@@ -45,6 +45,20 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
     if not counts:
         raise click.BadParameter("give a player count, e.g. 4", param_hint="'--players'")
     return counts[0], tuple(dict.fromkeys(counts[1:]))
+
+
+def announce_rules(project, slugs) -> None:
+    """Say, first, that a game's own rules engine - Python from its data folder - is about to run."""
+    from validator.kit.registry import folder_rules_of
+
+    for slug in slugs:
+        rules = folder_rules_of(project.games[slug]) if slug in project.games else None
+        if rules is None:
+            continue
+        files = sorted(p.relative_to(rules).as_posix() for p in rules.rglob("*.py")
+                       if not any(part.startswith(".") or part == "__pycache__" for part in p.relative_to(rules).parts))
+        err.print(f"running the rules engine of {slug} from {rules}{'/'} ({', '.join(files)}): Python from the data "
+                  "folder, with your permissions", markup=False, highlight=False)
 
 
 @click.command()
@@ -83,11 +97,13 @@ def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
               help="With --until-sure: start no look that would end after S seconds (the result then depends on the "
                    "machine's speed).")
+@move_timeout_option
 @expansion_option
 @out_option
 @click.pass_context
 def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, bots, skill_games, strict, replay,
-             conformance, rules, thresholds, compare, until_sure, max_games, max_seconds, expansions, out_dir):
+             conformance, rules, thresholds, compare, until_sure, max_games, max_seconds, move_timeout, expansions,
+             out_dir):
     """Simulate games with bots and write output/<game>/validation/ (report.html, summary.json, games.csv
     and the game's own tables).  Exit 1 when a verdict is FAIL; with --compare REF, also compare.html and
     compare.json, and exit 1 when a verdict got worse than the reference's."""
@@ -95,6 +111,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
     from validator.kit import get_spec, has_rules
     from validator.thresholds import find_thresholds, load_thresholds
 
+    hear_ctrl_c()
     players, sweep = parse_players(players_text)
     refuse_budget(ctx, until_sure, compare, replay, conformance, n_games, max_games)
     if compare is not None:
@@ -114,6 +131,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
                                f"{_FLAGS.get(name, '--' + name)}")
 
     project = load_project(data, list(slugs) or None)
+    announce_rules(project, list(slugs) or list(project.games))
     if slugs:
         targets = list(slugs)
         for slug in targets:
@@ -151,9 +169,10 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
 
         check_engines(project, targets, boxes, data, thresholds, rules, seed, bots, workers,
                       n_games if explicit(ctx, "n_games") else None, (players, *sweep) if explicit(ctx, "players_text")
-                      else ())
+                      else (), move_timeout)
         return
 
+    from rich.markup import escape
     from rich.progress import MofNCompleteColumn
     from rich.table import Table
 
@@ -168,7 +187,7 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
                        strict=strict, bots=bots, skill_games=skill_games,
                        rules=get_spec(project.games[slug]).parse_options(list(rules)), thresholds=th,
                        out=out_dir or (data / "output"), expansions=boxes[slug], sweep=sweep, sweep_games=n_games,
-                       until_sure=until_sure, max_games=max_games, max_seconds=max_seconds)
+                       until_sure=until_sure, max_games=max_games, max_seconds=max_seconds, move_timeout=move_timeout)
 
     if compare is not None:
         from .compare import run_compare
@@ -188,6 +207,9 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
                 results.append(validate_game(project.games[slug], opts, advance))
             progress.remove_task(task)
 
+    for r in results:
+        for line in r.warnings:
+            err.print(f"[yellow]warning[/yellow] {escape(line)}", highlight=False)
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red"}
     for r in results:
         out.print(f"[bold]{r.title}[/bold]")

@@ -101,7 +101,7 @@ def test_each_broken_promise_is_found_with_a_seed_to_replay(tombs, what, change,
     assert rows(result.output)[check] == FAILED
     (line,) = [x for x in result.output.splitlines() if x.startswith(f"FAILED {check}: ")]
     assert fragment in line
-    assert "game seed " in line and "pnp validate tiny-tombs --replay " in line
+    assert "game seed " in line and f"pnp validate tiny-tombs --data {tombs} --replay " in line
     assert "tiny-tombs: the engine breaks the protocol" in result.output
 
 
@@ -143,10 +143,11 @@ def test_a_failure_names_a_game_the_replay_plays_to_the_failure(tombs):
     result = conformance(tombs, "--players", "3")
     line = next(x for x in result.output.splitlines() if x.startswith("FAILED random playouts"))
     command = line.split("replay it with: ")[1].split()
-    assert command[:3] == ["pnp", "validate", "tiny-tombs"] and "--bots" in command
-    replay = CliRunner().invoke(main, [*command[1:], "--data", str(tombs)], catch_exceptions=False)
+    assert command[:5] == ["pnp", "validate", "tiny-tombs", "--data", str(tombs)] and "--bots" in command
+    replay = CliRunner().invoke(main, command[1:], catch_exceptions=False)  # (as printed: it names the folder)
     assert replay.exit_code == 1
-    assert replay.output.splitlines()[-1].startswith("error invariant broken in game seed " + command[4])
+    seed = command[command.index("--replay") + 1]
+    assert replay.output.splitlines()[-1].startswith("error invariant broken in game seed " + seed)
     assert "lost (in no zone)" in replay.output.splitlines()[-1]
 
 

@@ -4,6 +4,8 @@ told in one line when they fail to load, clash, or fail inside a game."""
 
 from __future__ import annotations
 
+import json
+
 import shutil
 import sys
 from pathlib import Path
@@ -184,27 +186,30 @@ def test_rules_that_do_not_load_are_one_line_in_validate_and_check(tombs, name, 
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error ")
-    assert what in lines[0] and f"the rules of tiny-tombs (templates/tiny-tombs/rules/ in {tombs})" in lines[0]
+    assert len(lines) == 2 and lines[0].startswith("running the rules engine of tiny-tombs from ")
+    assert lines[1].startswith("error ")
+    assert what in lines[1] and f"the rules of tiny-tombs (templates/tiny-tombs/rules/ in {tombs})" in lines[1]
     if line:
-        assert lines[0].startswith(f"error {line}: ")
-    checked = pnp("check", "--data", str(tombs))
-    assert checked.exit_code == 1 and "Traceback" not in checked.output
-    assert f"error {line or 'templates/tiny-tombs/rules/'}: the rules of tiny-tombs" in checked.output
+        assert lines[1].startswith(f"error {line}: ")
+    checked = pnp("check", "--data", str(tombs))  # (check does not run a folder's rules: nothing to say)
+    assert checked.exit_code == 0 and "Traceback" not in checked.output
+    assert "the rules of tiny-tombs" not in checked.output
 
 
-def test_pnp_check_runs_the_engines_static_checks(tombs):
+def test_the_engines_static_checks_run_under_validate_not_check(tombs):
     rows = (tombs / "cards.csv").read_text(encoding="utf-8").replace("tiny-tombs,relic,ankh,", "tiny-tombs,relic,eye,")
     (tombs / "cards.csv").write_text(rows, encoding="utf-8")
+    warning = "relic 'eye' has no power in the rules (scarab, mask, urn, ankh); it plays as a plain relic"
     result = pnp("check", "--data", str(tombs))
-    assert result.exit_code == 0
-    assert "warning cards.csv:5:id: tiny-tombs: relic 'eye' has no power in the rules (scarab, mask, urn, ankh); it " \
-           "plays as a plain relic" in result.output
+    assert result.exit_code == 0 and warning not in result.output
+    result = pnp("validate", "--data", str(tombs), "--games", "5", "--skill-games", "0", "--out", str(tombs / "o"))
+    summary = json.loads((tombs / "o" / "tiny-tombs" / "validation" / "summary.json").read_text(encoding="utf-8"))
+    assert {"severity": "warning", "where": "cards.csv:5:id", "message": warning} in summary["static"]
 
 
 @pytest.mark.parametrize("runs", ["check", "validate"])
-def test_only_check_and_validate_run_a_game_folders_rules(tombs, runs):
-    """Printing never runs the code in a game's folder; checking and validating do."""
+def test_only_validate_runs_a_game_folders_rules(tombs, runs):
+    """Printing and checking never run the code in a game's folder; validating does, and says so first."""
     marker = tombs / "rules-ran"
     init = tombs / TOMBS_RULES / "__init__.py"
     init.write_text(f"from pathlib import Path\nPath({str(marker)!r}).touch()\n" + init.read_text(encoding="utf-8"),
@@ -214,8 +219,10 @@ def test_only_check_and_validate_run_a_game_folders_rules(tombs, runs):
         assert done.exit_code == 0, done.output
         assert not marker.exists(), command
     args = ["--games", "5", "--skill-games", "0"] if runs == "validate" else []
-    assert pnp(runs, "--data", str(tombs), *args).exit_code == 0
-    assert marker.exists()
+    done = pnp(runs, "--data", str(tombs), *args)
+    assert done.exit_code == 0
+    assert marker.exists() == (runs == "validate")
+    assert done.output.startswith("running the rules engine of tiny-tombs from ") == (runs == "validate")
 
 
 # ------------------------------------------------------------------ failures inside a game
@@ -230,17 +237,20 @@ def test_an_engine_that_raises_in_a_game_is_one_line_with_the_seed_and_action(to
     edit_rules(tombs, "game.py", *RAISE_IN_THIRD_EXPEDITION)
     result = pnp("validate", "--data", str(tombs), "--games", "40", "--workers", workers)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    (line,) = result.output.strip().splitlines()
+    first, line = result.output.strip().splitlines()
+    assert first == (f"running the rules engine of tiny-tombs from {tombs}/templates/tiny-tombs/rules/ (__init__.py, "
+                     "bots.py, game.py, report.py): Python from the data folder, with your permissions")
     seed = 4636696217346418830  # the run's first game
     line_no = line_of(tombs, "game.py", '{}["boom"]')
     assert line == (f"error the rules of tiny-tombs raised KeyError: 'boom' (templates/tiny-tombs/rules/game.py:"
-                    f"{line_no}) in game seed {seed} at action 45; replay it with: pnp validate tiny-tombs --replay "
-                    f"{seed} --players 4 --bots greedy")
+                    f"{line_no}) in game seed {seed} at action 45; replay it with: pnp validate tiny-tombs --data "
+                    f"{tombs} --replay {seed} --players 4 --bots greedy")
     # the replay prints the game up to that action, then the same failure
     replay = pnp("validate", "tiny-tombs", "--data", str(tombs), "--replay", str(seed), "--players", "4",
                  "--bots", "greedy")
     assert replay.exit_code == 1 and "Traceback" not in replay.output
-    out = replay.output.strip().splitlines()
+    announced, *out = replay.output.strip().splitlines()
+    assert announced == first
     assert out[0] == f"Tiny Tombs: replay of game seed {seed}, 4 players, bots greedy, greedy, greedy, greedy"
     assert out[-2].startswith("  [45] P") and out[-2].endswith("play mummy")
     assert out[-1] == (f"error the rules of tiny-tombs raised KeyError: 'boom' (templates/tiny-tombs/rules/game.py:"
@@ -254,7 +264,7 @@ def test_an_engine_that_stops_counting_turns_does_not_hang_the_run(tombs):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "error the rules of tiny-tombs: game seed 4636696217346418830 took 10,000 actions without a new turn " \
            "(State.turns stayed at 0) by action 10000: the game does not end, or its state does not count its " \
-           "turns; replay it with: pnp validate tiny-tombs --replay 4636696217346418830" in result.output
+           f"turns; replay it with: pnp validate tiny-tombs --data {tombs} --replay 4636696217346418830" in result.output
 
 
 def test_strict_refuses_an_illegal_action_list(tombs):
@@ -275,7 +285,7 @@ def test_a_broken_invariant_crosses_from_a_worker_process(tombs):
     result = pnp("validate", "--data", str(tombs), "--games", "20", "--workers", "2", "--strict")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "error invariant broken in game seed " in result.output
-    assert "lost (in no zone); replay it with: pnp validate tiny-tombs --replay" in result.output
+    assert f"lost (in no zone); replay it with: pnp validate tiny-tombs --data {tombs} --replay" in result.output
 
 
 def test_a_fault_in_the_engines_report_code_names_its_line(tombs):

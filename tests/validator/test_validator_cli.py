@@ -213,6 +213,6 @@ def test_strict_violation_stops_with_the_seed_and_step(data_copy, monkeypatch):
     seed = __import__("validator.runner", fromlist=["game_seed"]).game_seed(1, "main", 0)
     line = " ".join(result.output.split())
     assert (f"error invariant broken in game seed {seed} at action 4: a green victim is in two places; replay it "
-            f"with: pnp validate pyramid-scheme --replay {seed} --players 4 --bots greedy") in line
+            f"with: pnp validate pyramid-scheme --data {data_copy} --replay {seed} --players 4 --bots greedy") in line
     assert not (data_copy / "output" / "pyramid-scheme" / "validation" / "games.csv").exists()
     assert "Traceback" not in result.output

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from validator.kit import derive_seed
-from validator.runner import PlayOptions, batch_size, game_seed, play
+from validator.runner import PlayOptions, game_seed, play
 from validator.validate import Options, validate_game
 
 
@@ -34,11 +34,33 @@ def test_same_seed_same_game(make_game):
     assert c.record() != a.record()
 
 
-def test_batch_size_targets_work_per_task():
-    assert batch_size(10_000, [("random",) * 4], 2) == 250
-    assert batch_size(10_000, [("greedy",) * 4], 2) == 60
-    assert batch_size(40, [("greedy",) * 4], 2) == 5
-    assert batch_size(3, [("search",)], 8) == 1
+def test_batches_are_sized_to_the_work_left(make_game):
+    """Small batches until one is timed; then about a third of the work left per worker, between the pool's
+    least task and half a second; the last ones small, so that the workers finish together."""
+    from validator.metrics import TimeModel
+    from validator.runner import MAX_TASK, BatchResult, Stream, Plan, new_tally
+
+    class Local:  # what the plan asks of a pool
+        workers, task_seconds = 2, 0.06
+
+        def ship(self, game):
+            return game
+
+    g = make_game(2)
+    plan = Plan(Local(), [Stream("main", g, "main", 1, 10_000, [("random", "random")], PlayOptions(), TimeModel())],
+                 [])
+    first = plan.batch(0)
+    assert first.count == round(0.06 / 0.0006)  # (the rough cost of a random game)
+    timed = new_tally(g.spec)
+    timed.games = first.count
+    plan.time(0, BatchResult(timed, seconds=first.count * 0.001))  # the games cost 1 ms each
+    sizes = []
+    while (b := plan.batch(0)) is not None:
+        sizes.append(b.count)
+    assert sum(sizes) + first.count == 10_000
+    assert sizes[0] == round(MAX_TASK / 0.001)  # (9.9 s of work left: a task's most)
+    assert sizes[-1] <= round(0.06 / 0.001)
+    assert sizes == sorted(sizes, reverse=True)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ pnp's own.  docs/validator.md lists them.
 * :mod:`.zones` - the conservation check ``--strict`` applies to every game
 * :mod:`.checks` - ``sheet_checks``: the static checks every game's deck gets
 * :mod:`.guard` - ``TurnGuard``: the turn cap and loop check every game loop asks each turn
-* :mod:`.spec` - ``GameSpec``, ``Param``, ``Heuristic``, ``ReportSection``, ``Verdict``
+* :mod:`.spec` - ``GameSpec``, ``Param``, ``Heuristic``, ``ReportSection``, ``Verdict``, ``Study``
 * :mod:`.registry` - slug -> engine, installed or in a data folder; ``get_spec``, ``rules_hash``
 * :mod:`.folder` - rules read from ``templates/<slug>/rules/`` and shipped to workers
 * :mod:`.stats` - intervals and histogram summaries for stats extensions
@@ -28,7 +28,7 @@ from .guard import TurnGuard
 from .protocol import SIMULTANEOUS, TERMINAL, Bot, Game, State, View
 from .record import GameRecord
 from .registry import ENGINES, engines, get_spec, has_rules, rules_hash
-from .spec import Figure, GameSpec, Heuristic, Param, ReportSection, StatsExtension, Verdict
+from .spec import Figure, GameSpec, Heuristic, Param, ReportSection, StatsExtension, Study, Verdict
 from .zones import check_conservation
 
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
     # chance
     "Chance", "shuffle", "copy_generator", "derive_seed",
     # what an engine declares and returns
-    "GameSpec", "Param", "Figure", "Heuristic", "ReportSection", "StatsExtension", "Verdict", "GameRecord",
+    "GameSpec", "Param", "Figure", "Heuristic", "ReportSection", "StatsExtension", "Study", "Verdict", "GameRecord",
     # checks and loops
     "check_conservation", "sheet_checks", "TurnGuard",
     # the errors an engine raises or returns

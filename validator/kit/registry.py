@@ -77,7 +77,11 @@ class Engine:
                 obj = importlib.import_module(module)
                 for part in filter(None, attr.split(".")):
                     obj = getattr(obj, part)
-        except Exception as exc:  # noqa: BLE001 - the engine's own fault, told in one line
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - the engine's own fault
+            from model.workers import ctrl_c_heard
+
+            if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
+                raise
             raise EngineError(f"the rules of {self.slug} ({self.origin}) do not load: {_exc_line(exc)}",
                               *fault_line(exc, self)) from None
         spec = getattr(obj, "SPEC", None) if not isinstance(obj, GameSpec) else obj
@@ -253,6 +257,10 @@ def _exc_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg}"
+    if isinstance(exc, SystemExit):
+        return f"it calls sys.exit({exc.code!r}) as it is imported"
+    if isinstance(exc, KeyboardInterrupt):
+        return "it raises KeyboardInterrupt as it is imported"
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 

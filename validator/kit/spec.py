@@ -129,6 +129,22 @@ class Heuristic:
 
 
 @dataclass(frozen=True)
+class Study:
+    """Games an engine's statistics play beside the main run (a comparison of configurations, one bot against
+    another ...), cut into parts that the runner's pool plays with the run's own games: ``play(part)`` runs
+    in a worker process for each of ``parts`` (a module-level function; a part pickles, and is a few dozen
+    games' work at most), then ``finish(results)`` - the results in the parts' order - runs in the main process
+    and gives keys for summary.json, merged as the stats extension's are (a dict for a block that exists adds
+    its entries to it).  Seed the games from the part, never from the worker: the figures must not depend on
+    which worker played what."""
+
+    parts: list
+    play: Callable[[Any], Any]
+    finish: Callable[[list], dict]
+    cost: float = 0.05  # seconds of work per part, roughly
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the rest of the validator needs to know about an engine."""
 
@@ -168,6 +184,9 @@ class GameSpec:
     # thresholds (section, key) that set games the engine's statistics play beside the main run (in-process
     # comparisons); sweeps and tuning set them to 0, since every variant would play them again
     side_games: tuple[tuple[str, str], ...] = ()
+    # studies(game, thresholds) -> [Study]: the games the engine's statistics play beside the main run, played by
+    # the run's pool (validate only: a sweep and tuning set the side games above to 0, which leaves none)
+    studies: Callable[[Any, Any], list] | None = None
 
     @property
     def module(self) -> str:

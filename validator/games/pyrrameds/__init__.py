@@ -21,6 +21,7 @@ from .heuristics import HEURISTIC, ForgetfulBot
 from .report import card_effects, csv_files, sections, verdicts
 from .spec import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING
 from .stats import Stats
+from .sweep import studies
 
 
 def make(data, players: int, **options):
@@ -68,6 +69,7 @@ SPEC = GameSpec(
              Figure("swap-only", "turns on which a swap was the only move, per game", counter="swap_only",
                     unit="turns")),
     side_games=(("pyrrameds", "sweep_games"), ("pyrrameds", "info_games")),
+    studies=studies,
     card_effects=card_effects,
 )
 Pyrrameds.spec = SPEC

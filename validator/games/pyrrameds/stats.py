@@ -2,11 +2,12 @@
 operations, greedy against forgetful (the value of information), and a comparison
 of box selections and player counts.
 
-``Stats`` holds counts only (exact, order-free merging).  ``summarize`` adds the
-comparisons, played in-process from fixed seeds (so the figures are the same for
-any worker count): ``sweep_games`` greedy games for every player count and every
-box selection the rows allow, and ``info_games`` games at the run's own player
-count and boxes with greedy and forgetful bots on alternate seats."""
+``Stats`` holds counts only (exact, order-free merging).  The comparisons are the
+engine's studies (``sweep.studies``), played by the run's pool beside its own
+games from fixed seeds (so the figures are the same for any worker count):
+``sweep_games`` greedy games for every player count and every box selection the
+rows allow, and ``info_games`` games at the run's own player count and boxes with
+greedy and forgetful bots on alternate seats."""
 
 from __future__ import annotations
 
@@ -126,10 +127,6 @@ def summarize(st: Stats, game, th=None) -> dict:
                            "rate": round(st.bot_wins[b] / st.bot_seats[b], 4) if st.bot_seats[b] else None}
                        for b in sorted(st.bot_seats)},
     }
-    from .sweep import compare_boxes, value_of_information
-
-    sweep_games = int(th_get(th, "pyrrameds", "sweep_games", 40))
-    info_games = int(th_get(th, "pyrrameds", "info_games", 200))
-    out["by_box"] = compare_boxes(g, sweep_games) if sweep_games else []
-    out["information"] = value_of_information(g, info_games) if info_games else None
+    out["by_box"] = []  # (the studies fill these in: sweep.studies)
+    out["information"] = None
     return out
