@@ -39,7 +39,8 @@ from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
 from .figures import Games, difference, paired, read_games_csv, unpaired
-from .validate import PASS, RANK, Options, judged, validate_game, with_expansions
+from .validate import Options, validate_game, with_expansions
+from .verdicts import PASS, RANK, judged
 
 #: the headline figure whose move tells a generic check's change from noise
 BEHIND = {"seat balance": "seat-spread", "ties": "tie-rate", "stalls": "stall-rate", "game length": "median-minutes"}

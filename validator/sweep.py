@@ -36,8 +36,9 @@ from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
 from .sweep_report import check_names
 from .thresholds import Thresholds
-from .validate import (RunOptions, judged, planned_games, run_record, static_problems, time_model, with_expansions,
-                       worst)
+from .summary import summarize
+from .validate import RunOptions, planned_games, run_record, static_problems, time_model, with_expansions
+from .verdicts import judged, worst
 from .variants import Axis, Variant, compile_variants, grid, make_variants, parse_vary
 
 
@@ -142,7 +143,6 @@ def variants_until_sure(pool: Pool, spec, variants: list[Variant], tallies: dict
 def evaluate(spec, variant: Variant, tally, th: Thresholds, seed: int) -> Evaluated:
     """A variant's summary (the generic figures and the engine's, without skill matrix or drama), headline
     figures and verdicts from its tally."""
-    from .validate import summarize
 
     bots = parse_bots(variant.bots or spec.default_bots, variant.players, spec)
     problems = static_problems(spec, variant.data, variant.players)

@@ -15,25 +15,21 @@ from typing import Callable
 from model import __version__
 from model.errors import CommandLineError, Problem
 from validator.kit import Verdict, get_spec, has_rules, rules_hash
-from validator.kit.stats import diff_interval
-from validator.kit.stats import rate as _rate
-from validator.kit.stats import rounded
 
-from .bots import known_bots, parse_bots
+from .bots import parse_bots
 from .checks import deck_checks, sheet_checks
 from .again import again as again_indices
 from .again import not_again
 from .failures import replay_args, replay_failure
-from .figures import Games, edge_interval, headline, share_intervals, spread_interval, win_sets
+from .figures import Games
 from .gamesfile import GamesWriter, remove_stale
-from .metrics import Tally, TimeModel, hist_summary
+from .metrics import TimeModel
 from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_seed, games_csv_header, play, run_streams
-from .thresholds import Thresholds, above, below
+from .summary import pair_patterns, pairs_of, players_summary, skill_bots, summarize
+from .thresholds import Thresholds
+from .verdicts import judged, worst
 
-SKILL_BOTS = ("random", "greedy", "search")
 DRAMA_GAMES = 2000  # the first games of the main run whose standings feed the lead and drama figures
-PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
-RANK = {PASS: 0, WARN: 1, FAIL: 2}
 
 
 @dataclass
@@ -85,14 +81,6 @@ class Result:
         return worst(v.status for v in self.verdicts)
 
 
-def worst(statuses) -> str:
-    out = PASS
-    for s in statuses:
-        if RANK[s] > RANK[out]:
-            out = s
-    return out
-
-
 # ------------------------------------------------------------------ hashes
 def deck_hash(data) -> str:
     h = hashlib.sha256()
@@ -141,7 +129,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
         writer = GamesWriter(out_dir / "games.csv", games_csv_header(spec))
         pending.append(writer)
     skill_games = spec.skill_games if opts.skill_games is None else opts.skill_games
-    pairs = _pairs(skill_bots(spec)) if skill_games else []
+    pairs = pairs_of(skill_bots(spec)) if skill_games else []
     skill_total = skill_games * len(pairs)
     done = {"n": 0}
 
@@ -177,7 +165,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     skill_total += planned_games(opts, opts.sweep_games) * len(sweep)
     for a, b in pairs:  # (last: the charts need the games above, the skill matrix only tables)
         streams.append(Stream((a, b), game, f"skill:{a}:{b}", opts.seed, skill_games,
-                              _pair_patterns(a, b, opts.players), play_opts, model, group=1))
+                              pair_patterns(a, b, opts.players), play_opts, model, group=1))
     replayed: dict[int, list] = {}
     streams.append(Stream("again", game, "main", opts.seed, len(again), [bots], play_opts, model,
                           lambda rows: replayed.update((r[0], r) for r in rows), group=1, only=tuple(again)))
@@ -326,348 +314,6 @@ def with_expansions(data, expansions: set[str] | None):
     return Game(data.manifest, data.select(expansions))
 
 
-def skill_bots(spec) -> tuple[str, ...]:
-    """The bots of the skill matrix, weakest first: the spec's (random, greedy and search
-    unless the engine names its own), those the engine can play."""
-    known = known_bots(spec)
-    return tuple(b for b in getattr(spec, "skill_bots", SKILL_BOTS) if b in known)
-
-
-def players_summary(tallies: dict) -> list[dict]:
-    """Seat balance per player count: each seat's win rate and share of the wins, the spread between the best
-    and the worst seat and the start player's edge over the mean seat, with 95% intervals."""
-    out = []
-    for n in sorted(tallies):
-        t = tallies[n]
-        sets = win_sets(t)
-        block = {"players": n, "games": t.games, **seat_block(t, n, sets)}
-        edge = edge_interval(sets, n) if t.games else None
-        block["first_edge"] = None if edge is None else dict(zip(("value", "low", "high"), map(rounded, edge)))
-        out.append(block)
-    return out
-
-
-def seat_block(t: Tally, players: int, sets: dict[int, int]) -> dict:
-    """Each seat's win rate (a shared win counts for each winner) and share of the wins (a shared win split
-    evenly, with its interval), the mean seat's share, the spread of the shares with its interval, and the
-    games' winning-seat sets (what the intervals are computed from)."""
-    seats = []
-    shares = share_intervals(sets, players)
-    for s in range(players):
-        r = _rate(t.seat_wins[s], t.seat_games[s])
-        r["seat"] = s + 1
-        r["solo_wins"] = t.seat_solo[s]
-        r["share"] = dict(zip(("value", "low", "high"), map(rounded, shares[s])))
-        seats.append(r)
-    spread = spread_interval(sets, players) if t.games else (None, None, None)
-    decided = t.games - sets.get(0, 0)
-    return {"seats": seats,
-            "seat_spread": rounded(spread[0]),
-            "seat_spread_interval": [rounded(spread[1]), rounded(spread[2])],
-            "fair_share": round(decided / (t.games * players), 4) if t.games else round(1 / players, 4),
-            "win_sets": [{"seats": [s + 1 for s in range(players) if mask >> s & 1], "games": sets[mask]}
-                         for mask in sorted(sets)]}
-
-
-def outcome_sets(block: dict) -> tuple[dict[int, int], int]:
-    """The winning-seat sets and the players of a summary's seat block (``outcome``, or a ``players`` row);
-    a summary made before they were kept gives them from its seats' counts."""
-    from .figures import sets_from_seats
-
-    seats = block["seats"]
-    if "win_sets" in block:
-        return {sum(1 << (x - 1) for x in row["seats"]): row["games"] for row in block["win_sets"]}, len(seats)
-    return sets_from_seats([r["count"] for r in seats], seats[0]["of"] if seats else 0), len(seats)
-
-
-def _pairs(names):
-    return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
-
-
-def _pair_patterns(a: str, b: str, players: int) -> list[tuple]:
-    """Alternating seats, swapped every other game: A B A B / B A B A."""
-    one = tuple(a if p % 2 == 0 else b for p in range(players))
-    two = tuple(b if p % 2 == 0 else a for p in range(players))
-    return [one, two]
-
-
-# ------------------------------------------------------------------ summary
-def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds,
-              studies: list[dict] = ()) -> dict:
-    """summary.json: the generic blocks from the tallies, the engine's stats
-    extension's blocks (``GameSpec.stats``) and what its studies found (``studies``: each one's keys), the
-    counters it declares."""
-    n_games = t.games
-    players = meta["players"]
-    box = th.box(meta["playtime"])
-    length = {
-        "turns": hist_summary(t.turns),
-        "rounds": hist_summary(t.rounds),
-        "actions": hist_summary(t.actions),
-        "minutes": hist_summary(t.tenths, 0.1),
-        "box_minutes": list(box) if box else None,
-        "turns_histogram": {str(k): v for k, v in sorted(t.turns.items())},
-        "minutes_histogram": {f"{k / 10:.1f}": v for k, v in sorted(t.tenths.items())},
-    }
-    if box:
-        inside = sum(c for k, c in t.tenths.items() if box[0] <= k / 10 <= box[1])
-        length["inside_box"] = _rate(inside, n_games)
-    stall_reasons = tuple(spec.stalls)
-    stalls = sum(t.ends[k] for k in stall_reasons)
-    outcome = {
-        **seat_block(t, players, win_sets(t)),
-        "ties": _rate(t.ties, n_games),
-        "completed": _rate(n_games - stalls, n_games),
-        "turn_cap": _rate(t.ends["turn-cap"], n_games),
-        "stalls": _rate(stalls, n_games),
-        "ends": {k: {"count": t.ends[k], "rate": round(t.ends[k] / n_games, 4), "label": spec.end_reasons.get(k, k)}
-                 for k in spec.end_reasons if t.ends[k] or k not in stall_reasons},
-        "eliminations": {k: {"count": t.elim[k], "per_game": round(t.elim[k] / n_games, 4),
-                             "mean_turn": round(t.elim_turns[k] / t.elim[k], 2) if t.elim[k] else None,
-                             "label": spec.elimination_causes.get(k, k),
-                             "by_seat": [t.elim_seat[(k, s)] for s in range(players)]}
-                         for k in spec.elimination_causes},
-    }
-    matrix = {}
-    for (a, b), st in skill.items():
-        for x, y in ((a, b), (b, a)):
-            r = _rate(st.bot_wins[x], st.bot_seats[x])
-            r["games"] = st.games
-            matrix.setdefault(x, {})[y] = r
-    richness = {
-        "decisions": t.decisions,
-        "legal_actions_mean": round(t.legal_sum / t.decisions, 3) if t.decisions else None,
-        "forced_share": round(1 - t.choices / t.decisions, 4) if t.decisions else None,
-        "turns_with_choice": _rate(t.turns_with_choice, t.turns_total),
-    }
-    failures = []
-    sources = [("main", t, lambda i: tuple(meta["bots"]))]
-    for (a, b), st in skill.items():
-        patterns = _pair_patterns(a, b, players)
-        sources.append((f"skill {a} vs {b}", st, lambda i, patterns=patterns: patterns[i % len(patterns)]))
-    for stream, tally, bots_of in sources:
-        for kind, (count, examples) in sorted(tally.failures.items()):
-            failures.append({"kind": kind, "count": count, "label": spec.end_reasons.get(kind, kind),
-                             "stream": stream,
-                             "examples": [{"game": i, "seed": s, "bots": _bots_arg(bots_of(i))}
-                                          for i, s in examples]})
-    static = [{"severity": p.severity, "where": _where(p), "message": p.message} for p in problems]
-    summary = {
-        "run": meta,
-        "static": static,
-        "length": length,
-        "outcome": outcome,
-        "drama": drama_summary(t, spec),
-    }
-    for found in ([t.ext.summarize(game, t, th)] if t.ext is not None else []) + list(studies):
-        for key, value in found.items():
-            if isinstance(summary.get(key), dict) and isinstance(value, dict):
-                summary[key].update(value)  # figures added to a generic block (or to the engine's own)
-            else:
-                summary[key] = value
-    summary["counts"] = {k: t.counts[k] for k in sorted(set(spec.counters) | set(t.counts))}
-    if spec.per_player:
-        summary["per_player"] = {
-            name: {"label": label, "total": sum(t.per_player.get(name, {}).values()),
-                   "per_game": round(sum(t.per_player.get(name, {}).values()) / n_games, 4),
-                   "by_seat": [t.per_player.get(name, {}).get(s, 0) for s in range(players)]}
-            for name, label in spec.per_player.items()}
-    summary["skill"] = {"matrix": matrix, "bots": list(skill_bots(spec)), "richness": richness}
-    summary["failures"] = failures
-    summary["headline"] = headline(t, spec)
-    return summary
-
-
-def drama_summary(t: Tally, spec) -> dict | None:
-    """Lead changes, comebacks and when games were decided (see metrics.game_quality),
-    over the games that read their standings (the first ``DRAMA_GAMES`` of the
-    run); None when the rules engine reports no standings."""
-    if not t.q_games:
-        return None
-    n = t.q_decisive
-    return {
-        "standing": spec.standing,
-        "games": t.q_games,
-        "sample": f"the first {t.q_games:,} of {t.games:,} games" if t.q_games < t.games else "every game",
-        "lead_changes": {
-            **hist_summary(t.q_lead_changes),
-            "games_with_a_change": _rate(t.q_games - t.q_lead_changes[0], t.q_games),
-            "per_round": round(sum(k * c for k, c in t.q_lead_changes.items()) / t.q_transitions, 4)
-            if t.q_transitions else None,
-            "histogram": {str(k): v for k, v in sorted(t.q_lead_changes.items())},
-        },
-        "games_with_one_winner": n,
-        "comebacks": {
-            "winner_behind": _rate(t.q_behind_games, n),
-            "rounds_behind_share": round(t.q_behind_rows / t.q_rows, 4) if t.q_rows else None,
-            "winner_worst_place": {str(k): v for k, v in sorted(t.q_worst_place.items())},
-            "deficit_overcome": hist_summary(t.q_deficit, 0.1) if t.q_deficit else None,
-        },
-        "decided": {
-            "percent_of_game": hist_summary(t.q_decided) if t.q_decided else None,
-            "first_half": _rate(sum(c for k, c in t.q_decided.items() if k <= 50), n),
-            "led_throughout": _rate(t.q_wire, n),
-            "not_before_the_end": _rate(t.q_late, n),
-            "histogram": {str(k): v for k, v in sorted(t.q_decided.items())},
-        },
-    }
-
-
-def _bots_arg(bots) -> str:
-    return bots[0] if len(set(bots)) == 1 else ",".join(bots)
-
-
-def _where(p: Problem) -> str:
-    s = p.file
-    if p.row is not None:
-        s += f":{p.row}"
-    if p.column:
-        s += f":{p.column}"
-    return s
-
-
-# ------------------------------------------------------------------ verdicts
-def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
-    """PASS/WARN/FAIL lines: the generic checks, the engine's (``GameSpec.verdicts``)
-    after the stall check, then skill and decisions.  A WARN follows the point
-    estimate; a FAIL needs 95% confidence (the interval itself beyond the
-    threshold), so a small run warns rather than fails on noise."""
-    out: list[Verdict] = []
-    games = s["run"]["games"]
-    errors = [p for p in s["static"] if p["severity"] == "error"]
-    warnings = [p for p in s["static"] if p["severity"] != "error"]
-    if errors:
-        out.append(Verdict(FAIL, "static checks", f"{len(errors)} error(s) in the deck, first: {errors[0]['where']}: "
-                                                  f"{errors[0]['message']}"))
-    elif warnings:
-        out.append(Verdict(WARN, "static checks", f"{len(warnings)} warning(s), first: {warnings[0]['where']}: "
-                                                  f"{warnings[0]['message']}"))
-    else:
-        out.append(Verdict(PASS, "static checks", "counts, distributions and conditions are consistent"))
-
-    least = int(th.get("sample", "min_games"))
-    if games < least:
-        out.append(Verdict(WARN, "sample", f"{games} games are few: intervals are wide and rare events unseen; run "
-                                           f"--games {least} or more for firm verdicts"))
-
-    med = s["length"]["minutes"]["median"]
-    box = s["length"]["box_minutes"]
-    if box and med is not None:
-        f = th.get("length", "fail_factor")
-        lo, hi = box
-        m = s["length"]["minutes"]
-        text = f"median {med:.1f} min (5-95%: {m['p5']:.0f}-{m['p95']:.0f}) against the box's {lo:g}-{hi:g} min"
-        if not below(med, lo) and not above(med, hi):
-            out.append(Verdict(PASS, "game length", text))
-        elif not below(med, lo * (1 - f)) and not above(med, hi * (1 + f)):
-            out.append(Verdict(WARN, "game length", text))
-        else:
-            out.append(Verdict(FAIL, "game length", text + f" (beyond {lo * (1 - f):g}-{hi * (1 + f):g})"))
-
-    seats = s["outcome"]["seats"]
-    spread = s["outcome"]["seat_spread"]
-    if spread is not None and all(r["rate"] is not None for r in seats):
-        out.append(_seat_balance(s["outcome"], th))
-    for block in s.get("players") or ():  # the further player counts of --players 2,3,4
-        if block["players"] != len(seats) and block["games"]:
-            v = _seat_balance(block, th, f"seat balance, {block['players']} players")
-            out.append(Verdict(v.status, v.check, f"{block['games']:,} games; {v.message}"))
-    ties = s["outcome"]["ties"]
-    warn, fail = th.get("balance", "tie_rate_warn"), th.get("balance", "tie_rate_fail")
-    out.append(Verdict(FAIL if above(ties["low"], fail) else WARN if above(_share(ties), warn) else PASS, "ties",
-                       f"{ties['rate'] * 100:.1f}% of games end in a tie"))
-    stall = s["outcome"]["stalls"]
-    warn, fail = th.get("stalls", "stall_rate_warn"), th.get("stalls", "stall_rate_fail")
-    out.append(Verdict(FAIL if above(_share(stall), fail) else WARN if above(_share(stall), warn) else PASS, "stalls",
-                       f"{stall['count']} game(s) stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, "
-                       "loops, stuck positions)"))
-    if spec is not None and spec.verdicts is not None:
-        for v in spec.verdicts(s, th):
-            out.append(v if isinstance(v, Verdict) else
-                       Verdict(**v) if isinstance(v, dict) else Verdict(v.status, v.check, v.message))
-    m = s["skill"]["matrix"]
-    names = s["skill"]["bots"]
-    if len(names) >= 2 and names[0] in m.get(names[1], {}):
-        weak, strong = names[0], names[1]
-        g, r = m[strong][weak], m[weak][strong]
-        gap = _share(g) - _share(r)
-        need = th.get("skill", "skill_gap_warn")
-        _, low, high = diff_interval(g["count"], g["of"], r["count"], r["of"])
-        line = (f"{strong} wins {g['rate'] * 100:.0f}% of its seats against {weak}'s {r['rate'] * 100:.0f}% "
-                f"(the difference {low * 100:+.1f} to {high * 100:+.1f} points, 95%, over {g['games']:,} games)")
-        if len(names) >= 3 and strong in m.get(names[2], {}):
-            sg, gs = m[names[2]][strong], m[strong][names[2]]
-            line += f"; {names[2]} {sg['rate'] * 100:.0f}% against {strong}'s {gs['rate'] * 100:.0f}%"
-        if not above(gap, need):  # the gap a designer asks for is not there: for sure, or too few games to tell
-            line += (": luck dominates" if not above(high, need) else
-                     f": too few games to tell whether the gap reaches {need * 100:.0f} points; "
-                     "raise --skill-games")
-        out.append(Verdict(PASS if above(gap, need) else WARN, "skill", line))
-    ri = s["skill"]["richness"]
-    turns = ri["turns_with_choice"]
-    if turns["rate"] is not None:
-        out.append(Verdict(WARN if below(_share(turns), th.get("richness", "choice_share_warn")) else PASS,
-                           "decisions", richness_text(ri)))
-    return out
-
-
-def _share(r: dict) -> float:
-    """A rate block's share from its counts (exact), or its rounded rate when it has none."""
-    return r["count"] / r["of"] if r.get("of") else (r.get("rate") or 0.0)
-
-
-def judged(summary: dict, th: Thresholds, spec) -> list[Verdict]:
-    """The summary's verdicts (:func:`judge`), kept in it too: its overall ``verdict`` and its ``verdicts``."""
-    verdicts = judge(summary, th, spec)
-    summary["verdict"] = worst(v.status for v in verdicts)
-    summary["verdicts"] = [v.as_dict() for v in verdicts]
-    return verdicts
-
-
-def richness_text(ri: dict) -> str:
-    """Decision richness in one sentence: per turn (a turn with at least one real choice) and per decision
-    (a choice or forced), so the two shares read together."""
-    turns = ri["turns_with_choice"]
-    text = f"{turns['rate'] * 100:.0f}% of turns hold at least one real choice (two or more legal actions)"
-    forced = ri.get("forced_share")
-    if forced is not None and ri.get("decisions"):
-        text += (f"; of the {ri['decisions']:,} decisions, {(1 - forced) * 100:.1f}% offered a choice and "
-                 f"{forced * 100:.1f}% were forced (a single legal action)")
-    if ri.get("legal_actions_mean") is not None:
-        text += f"; {ri['legal_actions_mean']:.1f} legal actions per decision on average"
-    return text
-
-
-def _seat_balance(block: dict, th: Thresholds, check: str = "seat balance") -> Verdict:
-    """Seat balance: each seat's share of the wins (a shared win split evenly) and the spread between the best
-    and the worst seat, with an interval for the true spread that allows for having picked those two seats
-    after seeing the games (``figures.spread_interval``).  A WARN follows the estimate; a FAIL needs the
-    interval's lower end above the FAIL threshold; a WARN says whether the interval rules out even seats and
-    whether it stays above the warning."""
-    warn, fail = th.get("balance", "seat_spread_warn"), th.get("balance", "seat_spread_fail")
-    sets, players = outcome_sets(block)
-    shares = share_intervals(sets, players)
-    spread, low, high = spread_interval(sets, players)
-    best = max(range(players), key=lambda i: shares[i][0])
-    worst = min(range(players), key=lambda i: shares[i][0])
-    text = (f"share of the wins by seat {', '.join(f'{v * 100:.1f}%' for v, _, _ in shares)}: spread "
-            f"{spread * 100:.1f} points between seat {best + 1} and seat {worst + 1} (95% interval "
-            f"{low * 100:.1f} to {high * 100:.1f})")
-    status = FAIL if above(low, fail) else WARN if above(spread, warn) else PASS
-    if status == WARN and low <= 0:
-        text += (f"; above the {warn * 100:g}-point warning, but the interval does not rule out even seats: "
-                 "more games will tell")
-    elif status == WARN and not above(low, warn):
-        text += (f"; above the {warn * 100:g}-point warning: the seats are uneven, and whether by more than "
-                 f"{warn * 100:g} points more games will tell")
-    elif status == WARN:
-        text += f"; above the {warn * 100:g}-point warning with 95% confidence"
-    elif status == FAIL:
-        text += f"; above {fail * 100:g} points with 95% confidence"
-    return Verdict(status, check, text)
-
-
-# ------------------------------------------------------------------ replay
 def replay(data, seed: int, players: int, bots_text: str, rules: dict, strict: bool = True,
            turn_cap: int | None = None, expansions: set[str] | None = None,
            thresholds: Thresholds | None = None) -> list[str]:

@@ -242,9 +242,9 @@ class Recolour:
         function = shading.Function
         domain = [float(v) for v in shading.get("/Domain", [0, 1])]
         try:
-            samples = [_evaluate(function, domain[0] + (domain[1] - domain[0]) * i / (GRADIENT_STEPS - 1))
+            samples = [evaluate_function(function, domain[0] + (domain[1] - domain[0]) * i / (GRADIENT_STEPS - 1))
                        for i in range(GRADIENT_STEPS)]
-        except _Unsupported:
+        except UnsupportedFunction:
             self.skipped.append(f"gradient {name} with a colour function of another kind")
             return
         converted = self._convert(kind, [[round(v * 255) for v in s] for s in samples])
@@ -263,11 +263,11 @@ class Recolour:
                                                or list(shading.Background))
 
 
-class _Unsupported(Exception):
+class UnsupportedFunction(Exception):
     pass
 
 
-def _evaluate(function, t: float) -> list[float]:
+def evaluate_function(function, t: float) -> list[float]:
     """A type 2 (exponential) or type 3 (stitching) function at ``t``."""
     kind = int(function.get("/FunctionType", -1))
     domain = [float(v) for v in function.get("/Domain", [0, 1])]
@@ -288,8 +288,8 @@ def _evaluate(function, t: float) -> list[float]:
                 lo, hi = bounds[i], bounds[i + 1]
                 e0, e1 = encode[2 * i], encode[2 * i + 1]
                 u = e0 if hi == lo else e0 + (t - lo) * (e1 - e0) / (hi - lo)
-                return _evaluate(part, u)
-    raise _Unsupported(kind)
+                return evaluate_function(part, u)
+    raise UnsupportedFunction(kind)
 
 
 def convert_pdf(data: bytes, profile: Profile, mode: str = "cmyk") -> tuple[bytes, list[str]]:

@@ -399,13 +399,13 @@ class _Check:
         kind = self._space(shading.get("/ColorSpace"))
         self._colour(page, kind, what, _space_name(shading.get("/ColorSpace")))
         if kind == "cmyk" and "/Function" in shading:
-            from ..draw.recolour import _evaluate, _Unsupported
+            from ..draw.recolour import evaluate_function, UnsupportedFunction
 
             domain = [float(v) for v in shading.get("/Domain", [0, 1])]
             try:
-                worst = max(sum(_evaluate(shading.Function, domain[0] + (domain[1] - domain[0]) * i / 32))
+                worst = max(sum(evaluate_function(shading.Function, domain[0] + (domain[1] - domain[0]) * i / 32))
                             for i in range(33))
-            except (_Unsupported, TypeError, ValueError, AttributeError):
+            except (UnsupportedFunction, TypeError, ValueError, AttributeError):
                 return
             self._ink(page, [worst], what)
 

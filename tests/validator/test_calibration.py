@@ -252,7 +252,7 @@ def judged_run(masks, games: int):
     """The verdicts of a run whose games' winning-seat sets are ``masks`` (its seat balance, ties and stalls
     checks, as pnp validate judges them; bench/calibration.py asks the same)."""
     from validator.thresholds import Thresholds
-    from validator.validate import judge
+    from validator.verdicts import judge
 
     sets = Counter(int(m) for m in masks)
     seats = []

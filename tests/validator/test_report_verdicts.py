@@ -13,7 +13,8 @@ import pytest
 
 from validator.games.pyramid_scheme.report import verdicts as scheme_verdicts
 from validator.thresholds import Thresholds
-from validator.validate import Options, judge, validate_game
+from validator.validate import Options, validate_game
+from validator.verdicts import judge
 from validator.kit import get_spec
 
 

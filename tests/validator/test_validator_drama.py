@@ -12,7 +12,8 @@ from validator.games.pyramid_scheme.heuristics import strength
 from validator.games.pyramid_scheme.state import State
 from validator.metrics import Tally, TimeModel, game_quality, percent
 from validator.runner import PlayOptions, play
-from validator.validate import Options, drama_summary, validate_game
+from validator.summary import drama_summary
+from validator.validate import Options, validate_game
 
 
 def test_leader_changes_twice_and_the_winner_comes_back():

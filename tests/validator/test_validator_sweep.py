@@ -12,7 +12,8 @@ from model.errors import Problem
 from model.sheets import load_project
 from pnp.cli import main
 from validator.metrics import Tally
-from validator.validate import Options, players_summary, replay, skill_bots, validate_game
+from validator.summary import players_summary, skill_bots
+from validator.validate import Options, replay, validate_game
 from validator.kit import get_spec
 
 
@@ -100,7 +101,7 @@ def test_the_shambo_skill_matrix_pits_its_choosers_against_each_other(project_ro
 
 def test_the_skill_verdict_gives_the_interval_and_says_when_the_games_are_too_few(project_root, tmp_path):
     from validator.thresholds import Thresholds
-    from validator.validate import PASS, WARN, judge
+    from validator.verdicts import PASS, WARN, judge
 
     data = load_project(project_root, ["pyramid-shambo"]).games["pyramid-shambo"]
     s = validate_game(data, Options(games=20, players=3, skill_games=20, workers=1, out=tmp_path,
