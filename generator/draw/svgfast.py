@@ -176,7 +176,7 @@ class _Emitter:
                     if style is inherited:
                         style = dict(inherited)
                     style[key] = value
-            elif key not in own and key not in IGNORED:
+            elif key not in own and key not in IGNORED and not key.startswith("data-"):  # (data-*: for tests and tools)
                 raise Unsupported(f"attribute {key!r} on <{name}>")
         return style
 
