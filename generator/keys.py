@@ -41,7 +41,7 @@ GENERATOR_REVISION = 2
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
 RENDER_MODULES = ("render.py", "text.py", "fonts.py", "icons.py", "nets.py", "keys.py", "displaylist.py",
-                  "svgfast.py", "recording.py", "pictures.py", "icon_sets.py", "svgsafe.py")
+                  "svgfast.py", "recording.py", "pictures.py", "icon_sets.py", "svgsafe.py", "sandbox.py")
 
 BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
 

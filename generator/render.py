@@ -28,6 +28,7 @@ from model.errors import Problems
 from model.manifest import Deck, Manifest
 from model.sheets import Card
 
+from . import sandbox
 from .cache import NO_CACHE, DrawingStore, is_render_cache
 from .fonts import DEFAULT_FONT, FAMILIES, ensure_for_svg, ensure_for_svglib, graphics_default_font
 from .keys import BUILTIN_TEMPLATES, design_key
@@ -42,7 +43,7 @@ class TemplateProblem(ValueError):
 
 
 #: How an undefined name's owner is called in messages, by type name.
-_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term"}
+_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term", "Confined": "nets"}
 
 
 class Undefined(jinja2.StrictUndefined):
@@ -80,27 +81,15 @@ class Undefined(jinja2.StrictUndefined):
 
 
 def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
-    loader = jinja2.FileSystemLoader([str(folder), str(BUILTIN_TEMPLATES)])
+    """A game's template environment: Jinja2's sandbox, bounded (``sandbox.py``), reading
+    templates only inside the game's folder and the generator's own."""
     # optimized=False: Jinja2's constant folding changes no output and costs a sixth of compiling
-    env = jinja2.Environment(loader=loader, autoescape=True, undefined=Undefined,
-                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                             bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
+    env = sandbox.Sandbox(loader=sandbox.FolderLoader([folder, BUILTIN_TEMPLATES]), autoescape=True,
+                          undefined=Undefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
+                          bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
     env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
-    env.globals["range"] = _range
+    env.guard_filters()
     return env
-
-
-#: The longest ``range()`` a template may loop over: a card has nowhere near as many of anything,
-#: and ``range(10**9)`` would take the machine's memory before it said anything.
-MAX_RANGE = 100_000
-
-
-def _range(*args):
-    """``range`` for templates, refused beyond ``MAX_RANGE`` items (Jinja's sandbox limit)."""
-    found = range(*args)
-    if len(found) > MAX_RANGE:
-        raise OverflowError(f"range() of {len(found):,} items; a template may loop over at most {MAX_RANGE:,}")
-    return found
 
 
 #: Template environments kept in this process (compiled templates and all), by
@@ -374,18 +363,6 @@ def _all_italic(parsed):
     return parsed
 
 
-class _Nets:
-    """``generator.nets`` for the templates, imported the first time a template uses it."""
-
-    def __getattr__(self, name):
-        from . import nets
-
-        return getattr(nets, name)
-
-
-_NETS = _Nets()
-
-
 @lru_cache(maxsize=4096)
 def _icon(name, cx, cy, size, fill, stroke) -> str:
     from . import icons  # svgwrite is imported only when an icon is drawn
@@ -399,13 +376,7 @@ def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, 
         "palette": manifest.palette,
         "card": card,
         "deck": deck,
-        "text": kit.text,
-        "icon": kit.icon,
-        "picture": kit.picture,
-        "pal": kit.pal,
-        "describe": kit.describe,
-        "rich": kit.rich,
-        "nets": _NETS,
+        **sandbox.helpers(kit),  # text, icon, picture, pal, describe, rich, nets: their arguments checked
     }
     if deck is not None:
         s = deck.size
@@ -445,6 +416,7 @@ class Renderer:
 
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
         self.found: dict = {}  # picture names resolved so far, for every design
+        self.lines: dict = {}  # (template, text) -> (template, line) where the text is written, for mistakes
         self.fonts = use_fonts(manifest)
 
     def take_pictures(self) -> tuple:
@@ -468,6 +440,9 @@ class Renderer:
             self.problems.error(*self._where(exc, template), None, f"{exc.message}{who}")
         except jinja2.TemplateNotFound as exc:
             self.problems.error(*self._where(exc, template), None, f"template '{exc.name}' not found")
+        except sandbox.ERRORS as exc:  # past a bound, or reaching for what templates may not touch
+            who = f" (card '{card.id}')" if card else ""
+            self.problems.error(*self._where(exc, template), None, f"{sandbox.problem_text(exc)}{who}")
         except jinja2.TemplateError as exc:
             self.problems.error(*self._where(exc, template), None, f"template error: {exc}")
         except (KeyError, ValueError, TypeError, AttributeError, IndexError, ArithmeticError) as exc:
@@ -477,26 +452,38 @@ class Renderer:
 
     def _finish(self, svg: str, template: str, card: Card | None) -> str | None:
         """Check what only the finished SVG shows (an ``<image>`` written by hand, an
-        unknown font family) and mark the game's own fonts in it."""
-        who = f" ('{card.id}')" if card is not None else ""
-        where = f"templates/{self.manifest.slug}/{template}"
+        unknown font family, a number no PDF can hold) and mark the game's own fonts in it."""
         for m in _RAW_IMAGE.finditer(svg):
             if "data-pnp-picture=" not in m.group(0):
                 href = _HREF.search(m.group(0))
                 shown = href.group(1)[:50] if href else ""
-                self.problems.error(where, None, None, f"<image href=\"{shown}\">{who}: place pictures with "
-                                    "picture(name, x, y, w, h) (docs/format.md, Pictures); it finds the file in "
-                                    "the data folder, fits, clips and checks it")
+                self._mistake(template, "<image", f"<image href=\"{shown}\">: place pictures with picture(name, x, "
+                              "y, w, h) (docs/format.md, Pictures); it finds the file in the data folder, fits, clips "
+                              "and checks it", card)
                 return None
         known = self.manifest.families
         for family in dict.fromkeys(_FAMILY.findall(svg)):
             if family not in known:
-                self.problems.error(where, None, None, f"font-family \"{family}\"{who} is not a family of this "
-                                    f"game; families: {', '.join(known)}")
+                self._mistake(template, f'font-family="{family}"', f"font-family \"{family}\" is not a family of "
+                              f"this game; families: {', '.join(known)}", card)
                 return None
+        wrong = sandbox.svg_number_problem(svg)
+        if wrong:
+            self._mistake(template, None, f"in the SVG it gave, {wrong}", card)
+            return None
         if self.fonts:
             svg = _ROOT.sub(lambda m: f'{m.group(0)} data-pnp-fonts="{self.fonts}"', svg, count=1)
         return svg
+
+    def _mistake(self, template: str, needle: str | None, message: str, card: Card | None) -> None:
+        """A mistake the finished SVG shows: at the template line that writes ``needle`` when
+        one line does, naming the card (so the designs it meets are one line)."""
+        key = (template, needle)
+        if key not in self.lines:
+            self.lines[key] = sandbox.written_at(self.manifest.folder, template, needle) if needle else None
+        file, line = self.lines[key] or (template, None)
+        who = f" (card '{card.id}')" if card is not None else ""
+        self.problems.error(f"templates/{self.manifest.slug}/{file}", line, None, message + who)
 
 
 _RAW_IMAGE = re.compile(r"<image\b[^>]*>")
@@ -609,13 +596,17 @@ def svg_to_display_list(svg: str, where: str, problems: Problems):
     from .svgfast import to_display_list
 
     found = to_display_list(svg)
-    if found is not None:
-        return found, None
-    drawing = svg_to_drawing(svg, where, problems)
-    if drawing is None:
+    drawing = None
+    if found is None:
+        drawing = svg_to_drawing(svg, where, problems)
+        if drawing is None:
+            return None, None
+        found = record_display_list(drawing)
+    wrong = sandbox.display_list_problem(found) if found is not None and found.program is None else None
+    if wrong:  # a number its drawing comes to that no PDF holds (the program would not compile)
+        _read_problem(problems, where, f"the SVG cannot be drawn: {wrong}")
         return None, None
-    found = record_display_list(drawing)
-    return found, (drawing if found is None or found.font_state is not None else None)
+    return found, (drawing if drawing is not None and (found is None or found.font_state is not None) else None)
 
 
 def svg_to_drawing(svg: str, where: str, problems: Problems):
@@ -629,11 +620,21 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
         drawing = _svg2rlg(io.BytesIO(svg.encode("utf-8"))) if "data-pnp-picture" in svg else \
             svg2rlg(io.BytesIO(svg.encode("utf-8")))
     except etree.XMLSyntaxError as exc:
-        problems.error(where, None, None, f"the template gave invalid SVG: {exc}")
+        _read_problem(problems, where, f"the template gave invalid SVG: {exc}")
+        return None
+    except Exception as exc:  # noqa: BLE001 - svglib on SVG a designer wrote: what it cannot read is their mistake
+        _read_problem(problems, where, f"the template gave SVG that cannot be drawn: {exc}")
         return None
     if drawing is None:
-        problems.error(where, None, None, "the template gave SVG that could not be read")
+        _read_problem(problems, where, "the template gave SVG that could not be read")
     return drawing
+
+
+def _read_problem(problems: Problems, where: str, message: str) -> None:
+    """A problem reading a design's SVG, at its template (``where``: "templates/GAME/FILE (ID)"),
+    naming the card, so that the designs a template mistake meets are one line."""
+    file, _, design = where.partition(" (")
+    problems.error(file, None, None, f"{message} (card '{design[:-1]}')" if design.endswith(")") else message)
 
 
 def _svg2rlg(source):
