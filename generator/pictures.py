@@ -191,6 +191,10 @@ def inspect(rel: str, path: Path) -> Picture:
     size = key[1]
     if size > MAX_BYTES:
         raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
+    if kind_of(path) == "svg":  # an SVG's bound is lower: refused by its size before it is read
+        from .picture_checks import check_bytes
+
+        check_bytes(rel, size)
     data = path.read_bytes()
     digest = content_digest(data)
     checked = _CHECKED.get(digest)
@@ -206,13 +210,18 @@ def inspect(rel: str, path: Path) -> Picture:
 
 
 def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
+    from . import picture_checks
     from .svgsafe import UnsafeSvg, parse, view_box
 
+    picture_checks.check(rel, data)  # its size and shape, before anything builds its tree
     try:
         root = parse(data)
         _, _, w, h = view_box(root)
     except UnsafeSvg as exc:
         raise PictureError(f"'{rel}' {exc}") from None
+    del root
+    picture_checks.check_size(rel, w, h)
+    picture_checks.drawn(rel, digest, data.decode("utf-8", errors="replace"))  # read once, here, for every PDF
     return Picture(rel, digest, "svg", w, h)
 
 
@@ -281,8 +290,9 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
         raise PictureError(f"'{rel}' claims to be an enormous picture (a decompression bomb?); it is not read") \
             from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error, EOFError, zlib.error) as exc:
-        reason = str(exc) or type(exc).__name__
-        raise PictureError(f"'{rel}' is not a whole {what} file ({reason}); save it again") from None
+        from .picture_checks import damage
+
+        raise PictureError(f"'{rel}' {damage(exc, data, what)}") from None
     if orientation in (5, 6, 7, 8):
         w, h = h, w
     return Picture(rel, digest, kind, float(w), float(h), orientation)
@@ -445,14 +455,12 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     from .displaylist import draw_picture
     from model.errors import Problems
 
-    from .render import svg_to_display_list, svg_to_drawing
+    from . import picture_checks
+    from .render import svg_to_drawing
 
     text = path.read_bytes().decode("utf-8", errors="replace")
     problems = Problems()
-    found, drawing = _SVG_LISTS.get(digest) or svg_to_display_list(text, path.name, problems)
-    if found is None and drawing is None:
-        raise PictureError(f"'{path.name}' could not be read as SVG")
-    _SVG_LISTS[digest] = (found, drawing)
+    found, drawing = picture_checks.drawn(path.name, digest, text)  # read once per build, kept in the store
     picture = found if found is not None else drawing
     _SVG_SIZES[digest] = (float(picture.width), float(picture.height))
     canvas.beginForm(name, 0, 0, picture.width, picture.height)
@@ -462,7 +470,6 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     end_form(canvas, name)
 
 
-_SVG_LISTS: dict = {}
 _SVG_SIZES: dict = {}
 
 
@@ -785,7 +792,9 @@ def _take(result) -> tuple[str, str] | None:
 
 def _undecoded(digest: str, exc: Exception) -> str:
     """What to say of a PNG that did not decode (kept for ``finish``, which says it at its rows)."""
-    message = _UNDECODED[digest] = f"is not a whole PNG file ({exc or type(exc).__name__}); save it again"
+    from .picture_checks import damage
+
+    message = _UNDECODED[digest] = damage(exc, b"-", "PNG")
     return message
 
 
@@ -1027,6 +1036,8 @@ def _look_ahead(jobs, store) -> tuple[list, list]:
                     and not _png_as_is(png_info(_png_head(path)) or {})
                     and not store.has_blob(_blob_key(picture.digest, False))):
                 todo[picture.digest] = path
+    if hasattr(store, "flush"):
+        store.flush()  # the SVG pictures it read, for the processes that draw them
     return seen, list(todo.items())
 
 
