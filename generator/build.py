@@ -228,6 +228,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             raise InputErrors([Problem(flag, None, None, str(exc))]) from None
     if options.bleed is not None and options.bleed < 0:
         raise InputErrors([Problem("--bleed", None, None, f"a bleed of {options.bleed:g} mm is below 0")])
+    whole = game  # every row, for the templates that list them
     if options.only:
         game = replace(game, cards=[c for c in game.cards if c.id in set(options.only)])
     from .targets import TARGETS
@@ -278,7 +279,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         render_options = RenderOptions.of(options.expansions)
         job = RenderJob(game, render_options, digest, store=cache, progress=progress,
                         pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
-                        min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
+                        min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS, rows_from=whole)
         rendered = job.result()
         if pictures and (workers > 1 or pool is not None) and not rendered.errors:
             start_early(rendered.content_hash)  # the hash on every page takes in the pictures: known now
