@@ -358,7 +358,8 @@ class ReferenceBuilder:
         svg = self.renderer.svg(template, deck, card)
         if svg is None:
             return []
-        _, drawing = self.cache.picture(svg, self.where, self.problems)
+        # a mistake in the card's SVG is the card template's (said once with the card's own)
+        _, drawing = self.cache.picture(svg, f"templates/{self.game.slug}/{template} ({card.id})", self.problems)
         if drawing is None:
             return []
         width = _mm(el.get("width"), 30)
@@ -447,6 +448,21 @@ def _layout_problem(text: str) -> str:
             f"({float(fw) / mm:.0f} x {float(fh) / mm:.0f} mm of room, page {page}); make it smaller")
 
 
+#: A cell longer than this may not fit one page of a reference sheet's table or paragraph.
+LONG_CELL = 1_000
+
+
+def _long_cells(cards) -> list[tuple]:
+    """(card, column, characters) of every cell longer than ``LONG_CELL``."""
+    out = []
+    for card in cards:
+        for column in ("name", "text", *(k for k, _ in card.extra)):
+            value = card.get(column)
+            if isinstance(value, str) and len(value) > LONG_CELL:
+                out.append((card, column, len(value)))
+    return out
+
+
 def build_reference(game: Game, expansions: set[str] | None, page: str, problems: Problems, cache: DrawingCache,
                     digest: str) -> tuple[bytes | None, int]:
     """The reference PDF bytes and its page count; (None, 0) when ``problems``
@@ -498,7 +514,12 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     try:
         doc.build(story, onFirstPage=footer, onLaterPages=footer)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
-        problems.error(rb.where, None, None, f"the reference sheet cannot be laid out on {page}: "
-                       f"{_layout_problem(str(exc))}")
+        long = _long_cells(game.select(expansions))
+        for card, column, size in long:  # a cell too long for a page: the cell's mistake, not the template's
+            problems.error(card.sheet, card.row, column, f"'{card.id}': {size:,} characters; the reference sheet "
+                           f"cannot lay so long a value out on one {page} page; shorten it")
+        if not long:
+            problems.error(rb.where, None, None, f"the reference sheet cannot be laid out on {page}: "
+                           f"{_layout_problem(str(exc))}")
         return None, 0
     return buffer.getvalue(), pages["n"]
