@@ -24,13 +24,13 @@ from model.atomic import write_files
 from model.errors import InputErrors, Problem
 from model.sheets import Game
 
-from .cache import DrawingStore
-from .defaults import DEFAULT_TARGETS
-from .keys import content_hash
-from .layout import DUPLEX_MODES, LAYOUTS, PRINTER_MARGIN, LayoutError, check_printer_margin, page_size
+from .options import BuildOptions
+from .sheets.layout import DUPLEX_MODES, LAYOUTS, LayoutError, check_printer_margin, page_size
+from .stages.cache import DrawingStore
+from .stages.keys import content_hash
 
 if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, not with the options
-    from .designs import RenderedGame
+    from .stages.designs import RenderedGame
     from .targets import DeckStats, Target, TargetOutput
 
 __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "build_game", "build_games",
@@ -38,21 +38,6 @@ __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "
 
 PARALLEL_MIN_DESIGNS = 24  # designs to render (not in the cache) below which worker processes cost more than they save
 PART_SIZE = 8  # designs per part a worker renders (designs.PART_SIZE, kept here to be read without importing it)
-
-
-@dataclass
-class BuildOptions:
-    page: str = "a4"
-    duplex: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    out: Path = Path("output")
-    expansions: set[str] | None = None  # None: every expansion
-    targets: tuple[str, ...] = DEFAULT_TARGETS  # names in generator.targets.TARGETS, made in this order
-    settings: dict[str, dict] = field(default_factory=dict)  # target name -> its own settings, for its configure()
-    layout: str = "grid"  # grid (duplex), shared (neighbours share cut lines) or gutterfold (folded)
-    printer_margin: float = PRINTER_MARGIN  # mm the printer cannot print at each edge of the paper
-    bleed: float | None = None  # the least bleed each component keeps on the sheets (mm); None: all of its own
-    only: tuple[str, ...] = ()  # ids: just these components, in <game>-selected.pdf
 
 
 @dataclass
@@ -92,17 +77,17 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
     """Before worker processes are forked: import what every one of them would
     import again (the render stage and the modules of the ``targets`` named),
     and read the games' fonts, once, here."""
-    from . import designs  # noqa: F401
-    from .fonts import DEFAULT_FAMILY, register_fonts
+    from .stages import designs  # noqa: F401
+    from .art.fonts import DEFAULT_FAMILY, register_fonts
     from .targets import TARGETS
 
-    from .render import use_fonts
+    from .stages.render import use_fonts
 
     for name in dict.fromkeys(targets):
         if name in TARGETS:
             TARGETS[name]  # made now: its module is imported before the workers start
             if name == "reference":
-                from . import reference  # noqa: F401
+                from .stages import reference  # noqa: F401
     for g in games:
         use_fonts(g.manifest)
     register_fonts(DEFAULT_FAMILY, *{g.manifest.font for g in games})
@@ -129,19 +114,19 @@ def _target_names(options: BuildOptions, reference: bool) -> list[str]:
 def _prepare_pictures(rendered: RenderedGame, workers: int) -> None:
     """Start encoding the picture files the designs place for the PDFs, once each, in the
     background while the sheets are laid out; ``_pictures_failed`` says which did not decode."""
-    from . import pictures
+    from .art import pdfimages, pictures
 
     kinds = {(pictures.kind_of(rel), digest): None
              for design in rendered.designs for rel, digest in design.pictures}
-    pictures.prepare(list(kinds), workers)
+    pdfimages.prepare(list(kinds), workers)
 
 
 def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
     """The picture files that did not decode, once their encoding is done: an error at every
     row that places one."""
-    from . import pictures
+    from .art import pdfimages
 
-    failed = pictures.finish()
+    failed = pdfimages.finish()
     if not failed:
         return []
     used = {}
@@ -155,8 +140,8 @@ def _pictures_failed(rendered: RenderedGame) -> list[Problem]:
 def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
                       cache: DrawingStore | None) -> TargetOutput:
     """A target that needs no designs, made in a worker process (imports and all)."""
-    from .cache import NO_CACHE
-    from .designs import Drawings, RenderedGame, RenderOptions
+    from .stages.cache import NO_CACHE
+    from .stages.designs import Drawings, RenderedGame, RenderOptions
     from .targets import TARGETS
 
     store = cache if cache is not None else NO_CACHE
@@ -169,7 +154,7 @@ def _target_in_worker(name: str, game: Game, options: BuildOptions, digest: str,
 
 
 def _make(target: Target, rendered: RenderedGame, options: BuildOptions) -> TargetOutput:
-    from .pictures import PictureError
+    from .art.pictures import PictureError
 
     try:
         output = target.make(rendered, target.configure(options))
@@ -212,7 +197,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     process pool the caller keeps, as ``pnp watch`` does) is used for those
     targets instead of a new one.  ``reference=False`` leaves the reference
     target out; ``cache`` keeps what was rendered across builds (see
-    ``generator.cache``; ``diskcache.DiskCache`` is the one on disk), so that
+    ``generator.stages.cache``; ``diskcache.DiskCache`` is the one on disk), so that
     only the designs whose row or templates changed are rendered again."""
     start = time.perf_counter()
     if options.duplex not in DUPLEX_MODES:
@@ -238,17 +223,17 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         raise InputErrors([Problem("cards.csv", None, None, f"no rows for {game.slug} "
                                    f"(expansions: {', '.join(sorted(options.expansions or [])) or 'all'})")])
     digest = content_hash(game, options)
-    from .render import use_fonts
+    from .stages.render import use_fonts
 
     use_fonts(game.manifest)  # the game's own families known by name before anything kept is drawn
     pictures = uses_pictures(game)
     if pictures or (cache is not None and hasattr(cache, "get_blob")):
-        from . import pictures as _pictures
+        from .art import pdfimages
 
         if cache is not None and hasattr(cache, "get_blob"):
-            _pictures.STORE[0] = cache  # encoded pictures kept across builds
+            pdfimages.STORE[0] = cache  # encoded pictures kept across builds
         if pictures:  # what a helper read ahead (pnp build), before worker processes are forked
-            _pictures.take_ahead()
+            pdfimages.take_ahead()
     pools = []
 
     def new_pool():  # this process works too, so one worker fewer than cores
@@ -273,7 +258,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             _prepare_workers([game])
             if not pictures:
                 start_early(digest)
-        from .designs import RenderJob, RenderOptions
+        from .stages.designs import RenderJob, RenderOptions
 
         targets = [TARGETS[n] for n in names]
         render_options = RenderOptions.of(options.expansions)
@@ -400,7 +385,7 @@ def _build_in_worker(game: Game, options: BuildOptions, cache: DrawingStore | No
     rendered = result.rendered
     result.rendered = None  # stays in the worker: its drawings are large
     if designs:  # the designs alone (SVG text, keys, warnings), for the edit loop's page
-        from .designs import RenderedGame
+        from .stages.designs import RenderedGame
 
         result.rendered = RenderedGame(rendered.game, rendered.options, rendered.content_hash, rendered.designs,
                                        problems=rendered.problems, parsed=rendered.parsed)

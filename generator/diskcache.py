@@ -41,8 +41,8 @@ from pathlib import Path
 
 from model.errors import Problem
 
-from . import displaylist
-from .cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
+from .draw import displaylist
+from .stages.cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
 
 DB_NAME = "cache.sqlite"
 SCHEMA = 1
@@ -350,7 +350,7 @@ class DiskCache:
     # ------------------------------------------------------------ form streams
     def get_form(self, key: str):
         """The PDF form stream kept for a design key (``pdf.FormStream``), or None."""
-        from .pdf import FormStream
+        from .sheets.pdf import FormStream
 
         return self._get_kept("form", self._forms, key, FormStream.loads)
 
@@ -444,7 +444,7 @@ class DiskCache:
         revision; None while there is no database (compiled templates are kept from the next build on)."""
         found = getattr(self, "_code_key_found", None)
         if found is None:
-            from .sandbox import REVISION
+            from .stages.sandbox import REVISION
 
             try:  # not made here when missing: the database is made when the first entries are written
                 st = os.stat(self.path)

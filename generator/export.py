@@ -19,7 +19,7 @@ from model.sheets import Game
 
 from .build import BuildOptions, BuildResult, build_games
 from .defaults import DEFAULT_DPI
-from .raster import MAX_DPI, MIN_DPI
+from .stages.raster import MAX_DPI, MIN_DPI
 from .targets import EXPORTS, TARGETS
 
 #: which options apply to which exports (the rest are refused, naming the flag)

@@ -26,8 +26,8 @@ import json
 import os
 from pathlib import Path
 
-from .cache import cache_folder
-from .keys import BUILTIN_TEMPLATES, _package_version, fonts_fingerprint
+from .stages.cache import cache_folder
+from .stages.keys import BUILTIN_TEMPLATES, fonts_fingerprint, package_version
 
 RECORD_FILE = "builds.json"
 RECORD_FORMAT = 3  # 3: pictures by SHA-256
@@ -44,7 +44,7 @@ def _digest(data: bytes) -> str:
 
 def file_digest(path: Path) -> str | None:
     """A picture file's digest, as the build knows its pictures (``pictures.content_digest``)."""
-    from .pictures import content_digest
+    from .art.pictures import content_digest
 
     try:
         return content_digest(path.read_bytes())
@@ -69,7 +69,7 @@ def _code_state(h) -> None:
                 st = path.stat()
                 h.update(f"{path.relative_to(root).as_posix()}:{st.st_size}:{st.st_mtime_ns}\0".encode())
     for name in LIBRARIES:
-        h.update(f"{name} {_package_version(name)}\0".encode())
+        h.update(f"{name} {package_version(name)}\0".encode())
     h.update(f"fonts {fonts_fingerprint()}\0builtin {BUILTIN_TEMPLATES}\0".encode())
 
 

@@ -34,7 +34,7 @@ class PageSize(click.ParamType):
     name = "page"
 
     def convert(self, value, param, ctx):
-        from generator.layout import LayoutError, page_size
+        from generator.sheets.layout import LayoutError, page_size
 
         text = str(value).strip().lower().replace(" ", "")
         try:

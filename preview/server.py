@@ -21,7 +21,7 @@ import threading
 from importlib import resources
 from pathlib import Path
 
-from generator.fonts import FACE_FAMILY, FAMILIES, face_file
+from generator.art.fonts import FACE_FAMILY, FAMILIES, face_file
 
 from .session import Session, Snapshot
 

@@ -254,15 +254,15 @@ class Session:
 
 
 def _picture_kind(path: Path) -> str:
-    from generator.pictures import kind_of
+    from generator.art.pictures import kind_of
 
     return kind_of(path)
 
 
 def _prepare_helper() -> None:
     """Run in the helper process once: the imports and fonts of a reference sheet."""
-    from generator import designs, reference  # noqa: F401
-    from generator.fonts import register_fonts
+    from generator.stages import designs, reference  # noqa: F401
+    from generator.art.fonts import register_fonts
 
     register_fonts()
 

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from generator.pictures import KINDS
+from generator.art.pictures import KINDS
 from model.manifest import SHEETS as SHEET_NAMES
 from model.sheets import SHEET_SUFFIXES
 

@@ -82,7 +82,7 @@ def design_point(slot, page_h: float, u: float, v: float) -> tuple[float, float]
 
 def placed(game, card_id: str, side: str = "front", **options):
     """(page index, slot) of a design's first copy in the cards PDF built with these sheet options."""
-    from generator.designs import RenderOptions, render_game
+    from generator.stages.designs import RenderOptions, render_game
     from generator.targets.pdf_sheets import SheetOptions, plan_pages
 
     rendered = render_game(game, RenderOptions())

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import generator.render as render
-from generator import displaylist
+import generator.draw.svgread as svgread
+from generator.draw import displaylist
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DB_NAME, DiskCache, cache_folder
 from model.sheets import load_project
@@ -38,12 +38,12 @@ def pdfs(result) -> dict[str, bytes]:
 class CountParses:
     def __init__(self, monkeypatch):
         self.svgs = []
-        real = render.svg_to_drawing
+        real = svgread.svg_to_drawing
 
         def counting(svg, where, problems):
             self.svgs.append(where)
             return real(svg, where, problems)
-        monkeypatch.setattr(render, "svg_to_drawing", counting)
+        monkeypatch.setattr(svgread, "svg_to_drawing", counting)
 
 
 def test_a_one_row_edit_renders_and_parses_only_that_design(tmp_path, monkeypatch):
@@ -128,7 +128,7 @@ def pdf_text(path: Path) -> str:
 
 
 def test_damaged_form_streams_are_ignored():
-    from generator.pdf import FormStream
+    from generator.sheets.pdf import FormStream
 
     for data in (b"", b"not marshal", displaylist.marshal.dumps((99, 1.0)), displaylist.marshal.dumps("x")):
         assert FormStream.loads(data) is None

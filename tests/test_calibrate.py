@@ -9,8 +9,8 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
-from generator.calibrate import calibration_pdf, read_offset
-from generator.layout import LayoutError, page_size
+from generator.sheets.calibrate import calibration_pdf, read_offset
+from generator.sheets.layout import LayoutError, page_size
 from pnp.cli import main
 
 K = 25.4 / 72

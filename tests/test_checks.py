@@ -27,7 +27,7 @@ def test_counts_per_box_are_checked(tmp_path):
 
 
 def test_text_fitting_tries_the_minimum_size_itself():
-    from generator.text import fit
+    from generator.draw.text import fit
 
     # 2.45 down in 0.2 steps lands on 2.25 and 2.05; the minimum 2.1 must still be tried
     fitted = fit("word " * 30, 30, 2.1 * 1.2 * 6 + 0.01, 2.45, 2.1, "DejaVuSans")  # 6 lines at 2.1, 8 at 2.25

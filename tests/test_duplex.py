@@ -8,8 +8,8 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.designs import RenderOptions, render_game
-from generator.layout import Rect, grid
+from generator.stages.designs import RenderOptions, render_game
+from generator.sheets.layout import Rect, grid
 from generator.targets.pdf_sheets import SheetOptions, plan_pages
 from model.sheets import load_project
 

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from generator.build import BuildOptions, build_game
-from generator.designs import RenderOptions, render_game
+from generator.stages.designs import RenderOptions, render_game
 from generator.export import ExportOptions, ExportUsageError, check_options
-from generator.shops import PresetError, known_presets, load_preset, match_size, parse_preset
+from generator.targets.shops import PresetError, known_presets, load_preset, match_size, parse_preset
 from generator.targets import EXPORTS, TARGETS
 from model.sheets import load_project
 from pnp.cli import main

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from generator.build import BuildOptions
-from generator.designs import RenderOptions, render_game
+from generator.stages.designs import RenderOptions, render_game
 from generator.targets import TARGETS
 from generator.targets.tts import MAX_SIDE_PX, sheet_grid
 from model.sheets import load_project

@@ -96,10 +96,10 @@ def _render(folder: Path, slug: str, name: str):
     from model.errors import Problems
     from model.sheets import load_project
 
-    from generator.designs import render_designs
-    from generator.reference import build_reference
-    from generator.render import DrawingCache
-    from generator.rows import rows_of
+    from generator.stages.designs import render_designs
+    from generator.stages.reference import build_reference
+    from generator.stages.render import DrawingCache
+    from generator.stages.rows import rows_of
 
     game = load_project(folder, [slug]).games[slug]
     manifest = game.manifest

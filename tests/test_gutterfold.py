@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.build import BuildOptions, build_game
-from generator.layout import gutterfold, sheet_notes
+from generator.sheets.layout import gutterfold, sheet_notes
 from model.sheets import load_project
 from pnp.cli import main
 

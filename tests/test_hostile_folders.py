@@ -239,9 +239,9 @@ def test_templates_including_one_another_without_end_are_one_line(game, tmp_path
 def test_the_time_a_design_takes_is_bounded(game, tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from generator import sandbox
+    from generator.art import limits
 
-    monkeypatch.setattr(sandbox, "LIMITS", replace(sandbox.LIMITS, seconds=0.3))
+    monkeypatch.setattr(limits, "LIMITS", replace(limits.LIMITS, seconds=0.3))
     check(game, tmp_path, at("the template ran for more than 0.3 s (the time a design may take)"),
           body="{% for i in range(100000) %}{% set s = ('x' * 100000)|upper %}{% endfor %}")
 
@@ -293,10 +293,10 @@ PICTURES = {
     "a length that is not one": ("art/abc.svg", _svg('<rect x="abc" width="5" height="5" style="fill:red"/>'),
                                  "'art/abc.svg' cannot be drawn: Can't convert 'abc' to length"),
     "a number too large": ("art/far.svg", _svg('<rect x="1e300" width="5" height="5"/>'),
-                           "'art/far.svg': x=\"1e300\" holds the number 1e300; numbers in SVG must be finite and at "
-                           "most 1,000,000,000"),
+                           "'art/far.svg' cannot be drawn: x=\"1e300\" holds the number 1e300; numbers in SVG must be "
+                           "finite and at most 1,000,000,000"),
     "a viewBox too small": ("art/tiny.svg", _svg('<rect width="5" height="5"/>', "0 0 1e-300 1e-300"),
-                            "'art/tiny.svg': its viewBox is 1e-300 x 1e-300; give it a size between 0.000001 and "
+                            "'art/tiny.svg' has a viewBox of 1e-300 x 1e-300; give it a size between 0.000001 and "
                             "1,000,000,000"),
     "an empty PNG": ("art/empty.png", b"", "'art/empty.png' is empty (0 bytes); save it again"),
     "a misnamed PNG": ("art/named.png", _svg('<rect width="5" height="5"/>'),

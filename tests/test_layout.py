@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from generator.layout import (FOOTER_BAND, MIN_GUTTER, LayoutError, Rect, back_marks, back_sheet, back_slots, grid,
+from generator.sheets.layout import (FOOTER_BAND, MIN_GUTTER, LayoutError, Rect, back_marks, back_sheet, back_slots, grid,
                               page_name, page_size, sheet_notes)
 
 POKER = (63.5, 88.9, 3.0)
@@ -203,7 +203,7 @@ def test_backs_page_marks_stay_outside_the_backs(duplex):
 
 
 def test_bands_of_several_sizes_stack_from_the_top_and_turn_the_page_when_full():
-    from generator.layout import stack_bands
+    from generator.sheets.layout import stack_bands
 
     large = grid("a4", 91, 54, 0, marks=False).part(5)  # 3 rows: 162 mm
     medium = grid("a4", 73, 44, 0, marks=False).part(5)  # 3 rows: 132 mm

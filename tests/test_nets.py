@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from generator import nets
+from generator.sheets import nets
 
 LOONEY = nets.pyramid(25.4, 44.45)
 FLAT = nets.pyramid(60.0, 20.0)

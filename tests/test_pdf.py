@@ -5,7 +5,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.layout import back_slots, grid
+from generator.sheets.layout import back_slots, grid
 from model.errors import InputErrors
 from model.sheets import load_project
 

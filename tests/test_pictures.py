@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-import generator.svgfast as svgfast
-from generator import pictures
+import generator.draw.svgfast as svgfast
+from generator.art import formats, pdfimages, pictures, placement
 from generator.build import BuildOptions, build_game
 from generator.diskcache import DiskCache, cache_folder
 from model.errors import InputErrors
@@ -132,7 +132,7 @@ def test_a_picture_covers_its_box_is_clipped_to_it_and_shows_through_its_transpa
 
     # the astronaut covers the 69.5 x 45 mm box: scaled to 69.5 mm square, centred, the top and bottom cut
     photo = np.asarray(Image.open(data / "art" / "astro.jpg").convert("RGB")).astype(float)
-    px, py, pw, ph = pictures.placement("cover", "center", (0, 0, 69.5, 45), (512, 512))
+    px, py, pw, ph = placement.placement("cover", "center", (0, 0, 69.5, 45), (512, 512))
     assert (px, pw) == (0, 69.5) and py == pytest.approx(-12.25)
     for x_mm, y_mm in ((10, 5), (35, 20), (60, 40), (20, 44)):
         u, v = int((x_mm - px) / pw * 512), int((y_mm - py) / ph * 512)
@@ -268,12 +268,12 @@ def test_an_image_written_by_hand_in_a_template_is_an_error_that_names_the_helpe
 
 def test_placement_follows_fit_and_anchor():
     box = (10.0, 20.0, 40.0, 40.0)
-    assert pictures.placement("cover", "center", box, (200, 100)) == (-10.0, 20.0, 80.0, 40.0)
-    assert pictures.placement("cover", "left", box, (200, 100)) == (10.0, 20.0, 80.0, 40.0)
-    assert pictures.placement("cover", "right", box, (200, 100)) == (-30.0, 20.0, 80.0, 40.0)
-    assert pictures.placement("contain", "center", box, (200, 100)) == (10.0, 30.0, 40.0, 20.0)
-    assert pictures.placement("contain", "top", box, (200, 100)) == (10.0, 20.0, 40.0, 20.0)
-    assert pictures.placement("stretch", "center", box, (200, 100)) == box
+    assert placement.placement("cover", "center", box, (200, 100)) == (-10.0, 20.0, 80.0, 40.0)
+    assert placement.placement("cover", "left", box, (200, 100)) == (10.0, 20.0, 80.0, 40.0)
+    assert placement.placement("cover", "right", box, (200, 100)) == (-30.0, 20.0, 80.0, 40.0)
+    assert placement.placement("contain", "center", box, (200, 100)) == (10.0, 30.0, 40.0, 20.0)
+    assert placement.placement("contain", "top", box, (200, 100)) == (10.0, 20.0, 40.0, 20.0)
+    assert placement.placement("stretch", "center", box, (200, 100)) == box
 
 
 def test_a_jpeg_turned_by_its_exif_orientation_is_shown_upright(data, tmp_path):
@@ -365,10 +365,10 @@ def test_png_planes_compress_and_decompress_with_or_without_isal(monkeypatch, is
     if not isal:
         monkeypatch.setitem(sys.modules, "isal", None)  # as on a machine without it: zlib's own
     rows = np.random.default_rng(3).integers(0, 8, size=(50, 301), dtype=np.uint8).tobytes()
-    packed = pictures._deflate(rows)
+    packed = formats.deflate(rows)
     assert zlib.decompress(packed) == rows  # a zlib stream, as PDF's FlateDecode reads it
-    assert pictures._inflate(zlib.compress(rows)) == rows
-    assert pictures._deflate(rows) == packed  # the same bytes every time
+    assert formats.inflate(zlib.compress(rows)) == rows
+    assert formats.deflate(rows) == packed  # the same bytes every time
 
 
 def _png_with_broken_rows(source, dest):
@@ -411,7 +411,7 @@ def test_a_png_whose_rows_do_not_decode_is_an_error_at_its_row_and_nothing_is_wr
 
 def test_encoded_pictures_are_kept_as_files_and_a_damaged_one_is_made_again(data, tmp_path):
     out = tmp_path / "out"
-    pictures._ENCODED.clear()  # encoded by no earlier test of this process
+    pdfimages._ENCODED.clear()  # encoded by no earlier test of this process
     first = cards_pdf(build(data, out, cache=DiskCache(cache_folder(out))))
     blobs = sorted((cache_folder(out) / "blobs").iterdir())
     assert len(blobs) == 2  # the cat's colours and its transparency
@@ -419,15 +419,15 @@ def test_encoded_pictures_are_kept_as_files_and_a_damaged_one_is_made_again(data
         damaged = bytearray(blob.read_bytes())
         damaged[len(damaged) // 2] ^= 0xFF
         blob.write_bytes(bytes(damaged))
-    pictures._ENCODED.clear()  # as in a new process
+    pdfimages._ENCODED.clear()  # as in a new process
     again = cards_pdf(build(data, out, cache=DiskCache(cache_folder(out))))
     assert again == first
     (cache_folder(out) / "blobs" / blobs[0].name).write_bytes(blobs[0].read_bytes()[:100])  # cut short
-    pictures._ENCODED.clear()
+    pdfimages._ENCODED.clear()
     assert cards_pdf(build(data, out, cache=DiskCache(cache_folder(out)))) == first
-    pictures._ENCODED.clear()
+    pdfimages._ENCODED.clear()
     store = DiskCache(cache_folder(out))
-    assert all(store.get_blob(key) is not None for key in (pictures._blob_key(d, m) for d, m in
+    assert all(store.get_blob(key) is not None for key in (pdfimages._blob_key(d, m) for d, m in
                                                           _cat_keys(data)))  # made again, whole
 
 
@@ -467,22 +467,22 @@ def test_pictures_read_ahead_by_a_helper_process_make_the_same_pdf(data, tmp_pat
     import os
 
     parent = os.getpid()
-    real = pictures._png_encode
+    real = pdfimages._png_encode
 
     def encode(raw):
         assert os.getpid() != parent, "a PNG the helper was given was encoded by the build itself"
         return real(raw)
 
-    monkeypatch.setattr(pictures, "_png_encode", encode)
-    monkeypatch.setattr(pictures._AheadPart, "cancel", lambda self: False)  # never taken over
+    monkeypatch.setattr(pdfimages, "_png_encode", encode)
+    monkeypatch.setattr(pdfimages._AheadPart, "cancel", lambda self: False)  # never taken over
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    pictures._ENCODED.clear()
+    pdfimages._ENCODED.clear()
     code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "ahead")
     assert code == 0, output
     assert len(list((cache_folder(tmp_path / "ahead") / "blobs").iterdir())) == 2  # the cat's colours and mask
-    assert not pictures._AHEAD and not pictures._AHEAD_PARTS
+    assert not pdfimages._AHEAD and not pdfimages._AHEAD_PARTS
     monkeypatch.undo()
-    pictures._ENCODED.clear()
+    pdfimages._ENCODED.clear()
     code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "here", "--no-cache")
     assert code == 0, output
     assert not (tmp_path / "here" / ".pnp-cache").exists()
@@ -493,7 +493,7 @@ def test_pictures_read_ahead_by_a_helper_process_make_the_same_pdf(data, tmp_pat
 def test_a_png_not_started_in_the_background_is_encoded_where_it_is_needed(data):
     path = data / "art" / "cat.png"
     digest = pictures.inspect("art/cat.png", path).digest
-    pictures._ENCODED.clear()
+    pdfimages._ENCODED.clear()
 
     class NotStarted:
         def cancel(self):
@@ -502,14 +502,14 @@ def test_a_png_not_started_in_the_background_is_encoded_where_it_is_needed(data)
         def result(self):
             raise AssertionError("waited for")
 
-    pictures._PENDING[digest] = NotStarted()
-    store, pictures.STORE[0] = pictures.STORE[0], None
+    pdfimages._PENDING[digest] = NotStarted()
+    store, pdfimages.STORE[0] = pdfimages.STORE[0], None
     try:
-        found = pictures.encoded("png", digest, path)
+        found = pdfimages.encoded("png", digest, path)
     finally:
-        pictures.STORE[0] = store
-    assert found == pictures._png_encode(path.read_bytes())[0]
-    assert digest not in pictures._PENDING
+        pdfimages.STORE[0] = store
+    assert found == pdfimages._png_encode(path.read_bytes())[0]
+    assert digest not in pdfimages._PENDING
 
 
 def _slow_encode(digest, path):
@@ -525,7 +525,7 @@ def test_a_build_that_fails_stops_its_helper(data, tmp_path, monkeypatch):
     import time
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(pictures, "_encode_ahead", _slow_encode)  # still at work when the build fails
+    monkeypatch.setattr(pdfimages, "_encode_ahead", _slow_encode)  # still at work when the build fails
     front = data / "templates" / "tomb" / "relic.svg.j2"
     front.write_text(front.read_text(encoding="utf-8").replace("{% endblock %}", "{{ nothing.here }}{% endblock %}", 1),
                      encoding="utf-8")
@@ -533,7 +533,7 @@ def test_a_build_that_fails_stops_its_helper(data, tmp_path, monkeypatch):
     code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
     assert code == 1 and "Traceback" not in output
     assert time.monotonic() - started < 20  # not the helper's minute
-    assert not pictures._AHEAD and not pictures._AHEAD_PARTS
+    assert not pdfimages._AHEAD and not pdfimages._AHEAD_PARTS
     deadline = time.monotonic() + 5
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.05)

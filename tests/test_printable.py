@@ -6,7 +6,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.layout import (FOOTER_BAND, PRINTER_MARGIN, LayoutError, Rect, back_marks, back_sheet, back_slots,
+from generator.sheets.layout import (FOOTER_BAND, PRINTER_MARGIN, LayoutError, Rect, back_marks, back_sheet, back_slots,
                               grid, gutterfold, sheet_notes)
 from model.sheets import load_project
 

@@ -255,7 +255,7 @@ def test_gutterfold_is_checked_folded_both_ways(build):
 def test_every_tabletop_simulator_cell_shows_its_own_cards_picture(game):
     """Each cell of every TTS sheet holds the picture the PNG export makes of the card
     whose CardID points at it (faces, and backs on unique-back sheets)."""
-    from generator.designs import RenderOptions, render_game
+    from generator.stages.designs import RenderOptions, render_game
     from generator.targets import TARGETS
 
     g, _ = game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import generator.svgfast as svgfast
+import generator.draw.svgfast as svgfast
 from generator.build import BuildOptions, build_game
 from model.sheets import load_project
 

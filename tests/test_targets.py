@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import generator.keys as keys
-import generator.render as render
+import generator.draw.svgread as svgread
+import generator.stages.keys as keys
 from generator.build import BuildOptions, build_game
-from generator.designs import RenderedGame, RenderOptions, render_game
-from generator.keys import design_key
+from generator.stages.designs import RenderedGame, RenderOptions, render_game
+from generator.stages.keys import design_key
 from generator.targets import TARGETS, TargetOutput
 from model.sheets import load_project
 
@@ -84,7 +84,7 @@ def test_the_design_key_covers_the_generator_revision_and_is_stable_across_proce
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
     key = design_key(svg)
     assert len(key) == 64 and design_key(svg, None) == key != design_key(svg, svg)
-    fresh = subprocess.run([sys.executable, "-c", f"from generator.keys import design_key; print(design_key({svg!r}))"],
+    fresh = subprocess.run([sys.executable, "-c", f"from generator.stages.keys import design_key; print(design_key({svg!r}))"],
                            capture_output=True, text=True, check=True).stdout.strip()
     assert fresh == key
     monkeypatch.setattr(keys, "GENERATOR_REVISION", keys.GENERATOR_REVISION + 1)
@@ -107,7 +107,7 @@ def test_a_prefilled_cache_gives_the_same_pdf_without_parsing(tmp_path, project_
     def no_parsing(*args):
         raise AssertionError("every drawing should come from the cache")
 
-    monkeypatch.setattr(render, "svg_to_drawing", no_parsing)
+    monkeypatch.setattr(svgread, "svg_to_drawing", no_parsing)
     store.gets, store.puts = [], []
     cached = build_game(game, BuildOptions(out=tmp_path / "cached"), reference=False, cache=store)
     assert set(store.gets) == distinct and store.puts == []

@@ -223,7 +223,7 @@ def test_lines_are_set_at_the_line_height(printed):
     the distance between two letters' pen origins is the first one's advance at that size."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from generator.fonts import ensure_faces
+    from generator.art.fonts import ensure_faces
 
     ensure_faces("DejaVuSans")
     _, cards, _ = printed

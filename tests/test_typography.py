@@ -9,9 +9,9 @@ import shutil
 import pypdf
 import pytest
 
-from generator import icon_sets
-from generator.fonts import font_dir
-from generator.text import fit, parse, prepare, svg_lines
+from generator.art import icon_sets
+from generator.art.fonts import font_dir
+from generator.draw.text import fit, parse, prepare, svg_lines
 from model.errors import InputErrors
 from model.sheets import load_project
 
@@ -282,7 +282,7 @@ def test_an_unknown_family_in_a_template_is_an_error_naming_the_families(data, t
 
 
 def test_svglib_draws_a_games_own_fonts_and_styles_as_the_svg_reader_does(data, tmp_path, monkeypatch):
-    import generator.svgfast as svgfast
+    import generator.draw.svgfast as svgfast
 
     _own_fonts(data, PLAIN)
     fast = cards_pdf(build(data, tmp_path / "fast"))

@@ -90,8 +90,8 @@ def test_an_up_to_date_build_does_not_load_the_drawing_machinery(built):
     data, out = built
     script = ("import sys\nfrom pnp.cli import main\n"
               f"main(['build', '--data', {str(data)!r}, '--out', {str(out)!r}], standalone_mode=False)\n"
-              "print(sorted(m for m in ('reportlab', 'jinja2', 'generator.designs', 'generator.diskcache', 'pandas') "
-              "if m in sys.modules))\n")
+              "print(sorted(m for m in ('reportlab', 'jinja2', 'generator.stages.designs', 'generator.diskcache', "
+              "'pandas') if m in sys.modules))\n")
     # run from the data folder: the same pnp as this process (the installed one), not the checkout's files,
     # whose times would make another code digest
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=data, timeout=60)

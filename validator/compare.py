@@ -30,7 +30,7 @@ from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
 from .figures import Games, difference, paired, read_games_csv, unpaired
-from .validate import PASS, _RANK, Options, judged, validate_game, with_expansions
+from .validate import PASS, RANK, Options, judged, validate_game, with_expansions
 
 #: what a summary's run record sets, and the option it is taken into
 ADOPTED = {"players": "players", "games": "games", "master_seed": "seed", "skill_games_per_pair": "skill_games"}
@@ -267,7 +267,7 @@ def verdict_changes(before: list[dict], after: list[dict]) -> list[dict]:
         elif vb is None:
             change = "gone"
         else:
-            d = _RANK[vb["status"]] - _RANK[va["status"]]
+            d = RANK[vb["status"]] - RANK[va["status"]]
             change = "worse" if d > 0 else "better" if d < 0 else "same"
         out.append({"check": key[0], "reference": va["status"] if va else None, "now": vb["status"] if vb else None,
                     "reference_message": va["message"] if va else None, "message": vb["message"] if vb else None,

@@ -2,10 +2,11 @@
 its code, the game seed, the action, and the command that replays it.
 
 The runner plays games without watching them (that is what makes it fast); when
-one raises, :func:`game_failure` plays the same seed again through the protocol
-loop, counting actions, to find the action it failed at.  A game that does not
-fail the second time has not been played the same way twice from one seed: that
-is said instead, since it is the engine's fault too.  Outside any game,
+one raises, ``runner.game_failure`` plays the same seed again through the protocol
+loop, counting actions, to find the action it failed at, and words it with the
+helpers here.  A game that does not fail the second time has not been played the
+same way twice from one seed: that is said instead, since it is the engine's fault
+too.  Outside any game,
 :func:`blame` turns an exception raised in an engine's code (compiling the game,
 its static checks, statistics, report sections) into one line naming the file
 and line.
@@ -49,43 +50,6 @@ def describe(exc: BaseException) -> str:
     text = str(exc).strip()
     first = text.splitlines()[0] if text else ""
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-
-
-def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
-    """The one-line failure of game ``seed`` that raised ``exc``."""
-    spec = game.spec
-    place = where(exc, spec)
-    at = f" ({place})" if place else ""
-    step, again = locate(game, seed, bots, opts)
-    replay = replay_command(spec.slug, seed, game.players, bots)
-    if again is None:
-        return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed}, but not "
-                             f"when the seed was played again: the engine does not play the same game from the "
-                             f"same seed (does it draw from anything but the Chance it is given?); "
-                             f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
-    moment = "while setting up" if step is None else f"at action {step}"
-    return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed} {moment}; "
-                         f"replay it with: {replay}", seed, step)
-
-
-def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseException | None]:
-    """Play ``seed`` again through the protocol loop: (the last action begun, the
-    exception) when it fails again, else (None, None)."""
-    from .runner import play
-
-    seen = {"step": None}
-
-    def note(step, state, player, action):
-        seen["step"] = step
-
-    try:
-        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
-        state.record()
-    except (InvariantViolation, EngineFailure) as exc:
-        return exc.step, exc
-    except Exception as exc:  # noqa: BLE001 - the failure being located
-        return seen["step"], exc
-    return None, None
 
 
 def stalled(game, seed: int, bots: tuple, step: int, turns: int) -> EngineFailure:

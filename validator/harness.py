@@ -40,9 +40,9 @@ from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
-from .failures import blame, describe, game_failure, replay_command, where
+from .failures import blame, describe, replay_command, where
 from .metrics import TimeModel
-from .runner import PlayOptions, Pool, play, run_stream
+from .runner import PlayOptions, Pool, game_failure, play, run_stream
 from .thresholds import Thresholds
 
 HELD, FAILED, SKIPPED = "held", "FAILED", "not checked"

@@ -25,7 +25,7 @@ from validator.kit.chance import derive_seeds
 from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
-from .failures import MAX_TURN_ACTIONS, bad_actions, game_failure, stalled
+from .failures import MAX_TURN_ACTIONS, bad_actions, describe, replay_command, stalled, where
 from .metrics import Tally, TimeModel, new_tally
 
 #: a rough cost per game in seconds, to size batches (>= ~100 ms of work each)
@@ -376,3 +376,39 @@ def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: lis
     """Play ``games`` games of one stream; merge tallies in order; hand rows to ``on_rows``."""
     st = Stream("main", game, stream, master, games, bots, opts, model, on_rows, standings)
     return run_streams(pool, [st], on_progress)["main"]
+
+
+# ---------------------------------------------------------------- a game that raised, told in one line
+def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
+    """The one-line failure of game ``seed`` that raised ``exc``."""
+    spec = game.spec
+    place = where(exc, spec)
+    at = f" ({place})" if place else ""
+    step, again = locate(game, seed, bots, opts)
+    replay = replay_command(spec.slug, seed, game.players, bots)
+    if again is None:
+        return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed}, but not "
+                             f"when the seed was played again: the engine does not play the same game from the "
+                             f"same seed (does it draw from anything but the Chance it is given?); "
+                             f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
+    moment = "while setting up" if step is None else f"at action {step}"
+    return EngineFailure(f"the rules of {spec.slug} raised {describe(exc)}{at} in game seed {seed} {moment}; "
+                         f"replay it with: {replay}", seed, step)
+
+
+def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseException | None]:
+    """Play ``seed`` again through the protocol loop: (the last action begun, the
+    exception) when it fails again, else (None, None)."""
+    seen = {"step": None}
+
+    def note(step, state, player, action):
+        seen["step"] = step
+
+    try:
+        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
+        state.record()
+    except (InvariantViolation, EngineFailure) as exc:
+        return exc.step, exc
+    except Exception as exc:  # noqa: BLE001 - the failure being located
+        return seen["step"], exc
+    return None, None

@@ -32,6 +32,7 @@ from validator.kit import get_spec
 from .bots import parse_bots
 from .figures import describe
 from .runner import PlayOptions, Pool, Stream, run_streams
+from .sweep_report import check_names
 from .thresholds import Thresholds
 from .validate import RunOptions, judged, run_record, static_problems, time_model, with_expansions, worst
 from .variants import Axis, Variant, compile_variants, grid, make_variants, parse_vary
@@ -179,16 +180,6 @@ def variants_record(spec, opts: SweepOptions) -> dict:
 def axes_record(axes: list[Axis]) -> list[dict]:
     """What was varied: each axis's name, values and value as it is."""
     return [{"name": a.name, "values": list(a.labels), "as_is": a.base_label} for a in axes]
-
-
-def check_names(results: list[Evaluated]) -> list[str]:
-    """Every verdict check any variant has, in the order they first appear."""
-    names: list[str] = []
-    for r in results:
-        for v in r.verdicts:
-            if v.check not in names:
-                names.append(v.check)
-    return names
 
 
 def sweep_csv(spec, axes: list[Axis], results: list[Evaluated]) -> str:

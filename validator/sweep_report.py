@@ -147,9 +147,17 @@ def axes_table(record: dict) -> str:
     return "<h2>What was varied</h2>" + table(["parameter", "values", "as it is"], rows, left=3)
 
 
-def render_sweep(record: dict, spec, axes, results) -> str:
-    from .sweep import check_names
+def check_names(results: list) -> list[str]:
+    """Every verdict check any variant (``sweep.Evaluated``) has, in the order they first appear."""
+    names: list[str] = []
+    for r in results:
+        for v in r.verdicts:
+            if v.check not in names:
+                names.append(v.check)
+    return names
 
+
+def render_sweep(record: dict, spec, axes, results) -> str:
     names = [a.name for a in axes]
     n = len(results)
     parts = [f"<h1>{esc(record['title'])}: sweep of {n} variant{'s' if n != 1 else ''}</h1>",

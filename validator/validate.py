@@ -30,7 +30,7 @@ from .thresholds import Thresholds
 SKILL_BOTS = ("random", "greedy", "search")
 DRAMA_GAMES = 2000  # the first games of the main run whose standings feed the lead and drama figures
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
-_RANK = {PASS: 0, WARN: 1, FAIL: 2}
+RANK = {PASS: 0, WARN: 1, FAIL: 2}
 
 
 @dataclass
@@ -80,7 +80,7 @@ class Result:
 def worst(statuses) -> str:
     out = PASS
     for s in statuses:
-        if _RANK[s] > _RANK[out]:
+        if RANK[s] > RANK[out]:
             out = s
     return out
 

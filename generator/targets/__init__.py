@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from importlib import import_module
 
-from ..shops import known_presets
+from .shops import known_presets
 from .base import DeckStats, Target, TargetOutput
 
 #: name -> (module in this package, class): the targets made on first use.

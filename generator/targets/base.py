@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from model.errors import Problem
 
 if TYPE_CHECKING:
-    from ..build import BuildOptions
-    from ..designs import RenderedGame
+    from ..options import BuildOptions
+    from ..stages.designs import RenderedGame
 
 
 @dataclass

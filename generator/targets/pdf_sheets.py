@@ -22,11 +22,11 @@ import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import pictures
-from ..designs import RenderedDesign, RenderedGame
-from ..layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
+from ..draw import splice
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..sheets.layout import (PRINTER_MARGIN, LayoutError, Sheet, back_sheet, grid, gutterfold, moved, sheet_notes,
                       stack_bands)
-from ..pdf import Page, Placement, SheetWriter, new_canvas
+from ..sheets.pdf import Page, Placement, SheetWriter, new_canvas
 from .base import DeckStats, TargetOutput
 
 FLIP_LABELS = {"long": "backs, flip on long edge", "short": "backs, flip on short edge", "none": "backs"}
@@ -208,16 +208,16 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
 
 def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str):
     """One PDF of imposed pages; ``drawings`` by the placements' keys: its bytes, or
-    ``model.atomic.Pieces`` when it holds pictures (see ``pictures.splice``)."""
+    ``model.atomic.Pieces`` when it holds pictures (see ``draw.splice``)."""
     buffer = io.BytesIO()
     first = pages[0].sheet
     c = new_canvas(buffer, first.page_w, first.page_h, f"{title} - {subject}", subject)
-    pictures.spliced(c)
+    splice.spliced(c)
     writer = SheetWriter(c, drawings, getattr(drawings, "forms", None))
     for page in pages:
         writer.page(page)
     c.save()
-    return pictures.splice(buffer.getvalue(), c)
+    return splice.splice(buffer.getvalue(), c)
 
 
 class PdfSheets:

@@ -13,15 +13,13 @@ is the back of).  Pictures an earlier export left in the folder are removed.
 
 from __future__ import annotations
 
-import csv
-import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..designs import RenderedDesign, RenderedGame
-from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
+from .cardfiles import manifest_csv, picture_name, safe_name
 
 DEFAULT_DPI = 300
 
@@ -33,35 +31,8 @@ class PngOptions:
     workers: int = 1
 
 
-def safe_name(text: str) -> str:
-    """A file-name part: letters, digits, '-', '_' and '.'; anything else becomes '-'."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
-
-
-def picture_name(slug: str, design: RenderedDesign, side: str, ext: str = "png") -> str:
-    return f"{safe_name(slug)}-{safe_name(design.deck)}-{safe_name(design.card.id)}-{side}.{ext}"
-
-
-def sides(design: RenderedDesign) -> list[tuple[str, str]]:
-    """(side, drawing key) of each side the design has."""
-    out = [("front", design.front_key)]
-    if design.back_key is not None:
-        out.append(("back", design.back_key))
-    return out
-
-
 def pixels(mm: float, dpi: float) -> int:
     return max(1, round(mm * dpi / MM_PER_INCH))
-
-
-def manifest_csv(rows: list[dict]) -> bytes:
-    """``manifest.csv``: one row per picture, to check an upload against."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, ["file", "component", "copies", "deck", "id", "side", "width_px", "height_px"],
-                            lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue().encode("utf-8")
 
 
 class Png:

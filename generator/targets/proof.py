@@ -14,8 +14,9 @@ from pathlib import Path
 
 from model.errors import Problems
 
-from ..designs import RenderedGame
-from ..render import Kit, context, make_env
+from ..stages.designs import RenderedGame
+from ..stages.kit import Kit, context
+from ..stages.render import make_env
 from .base import TargetOutput
 from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
 

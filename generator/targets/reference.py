@@ -1,10 +1,10 @@
 """Target ``reference``: the game's reference sheet, ``<game>-reference.pdf``.
 
-Built by ``generator/reference.py`` from the game's ``reference.xml.j2`` (or
+Built by ``generator/stages/reference.py`` from the game's ``reference.xml.j2`` (or
 the card inventory alone): it reads only the game, the expansions and the
 content hash, rendering its own pictures of cards, so it may be made while the
 designs render (in another process); made after them, it draws its pictures
-of cards from the display lists they left.  ``generator/reference.py`` (and
+of cards from the display lists they left.  ``generator/stages/reference.py`` (and
 with it reportlab's platypus) is imported when a reference is made.
 """
 
@@ -31,8 +31,8 @@ class Reference:
         return ReferenceOptions(build.page)
 
     def make(self, rendered, options: ReferenceOptions) -> TargetOutput:
-        from ..reference import build_reference
-        from ..render import DrawingCache
+        from ..stages.reference import build_reference
+        from ..stages.render import DrawingCache
 
         problems = Problems()
         expansions = rendered.options.expansions

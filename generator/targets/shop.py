@@ -17,11 +17,11 @@ from pathlib import Path
 
 from model.errors import Problem
 
-from ..designs import RenderedGame
-from ..raster import centred_shot, rasterise
-from ..shops import Preset, load_preset, match_size, size_problem
+from ..stages.designs import RenderedGame
+from ..stages.raster import centred_shot, rasterise
+from .shops import Preset, load_preset, match_size, size_problem
 from .base import TargetOutput
-from .png import manifest_csv, picture_name, sides
+from .cardfiles import manifest_csv, picture_name, sides
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,10 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..designs import RenderedDesign, RenderedGame
-from ..raster import MM_PER_INCH, Shot, centred_shot, rasterise
+from ..stages.designs import RenderedDesign, RenderedGame
+from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
-from .png import safe_name
+from .cardfiles import safe_name
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SIDE_PX = 4096

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from generator.build import BuildOptions
-from generator.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
+from generator.sheets.layout import DUPLEX_MODES, LAYOUTS, MAX_PRINTER_MARGIN
 
 from ..console import err, out, progress_bar, report_problems
 from ..options import data_option, expansion_option, explicit, out_option, page_option
@@ -98,7 +98,7 @@ def build(ctx, games, data, page, out_dir, duplex, back_offset, layout, bleed, o
     cache = None if no_cache else DiskCache(cache_folder(out_dir))
     # the picture files the sheets name are read and encoded by a helper while the checks run
     # and the drawing libraries load
-    from generator.pictures import end_ahead, read_ahead
+    from generator.art.pdfimages import end_ahead, read_ahead
 
     if read_ahead(list(project.games.values()), cache):
         ctx.call_on_close(end_ahead)

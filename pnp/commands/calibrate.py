@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from generator.build import BuildOptions
-from generator.layout import MAX_PRINTER_MARGIN
+from generator.sheets.layout import MAX_PRINTER_MARGIN
 
 from ..console import out
 from ..options import out_option, page_option
@@ -26,7 +26,7 @@ def calibrate(page, duplex, back_offset, printer_margin, out_dir):
     """Write calibration-<page>-<duplex>.pdf: print it duplex, read the back offset off its scales."""
     from pathlib import Path
 
-    from generator.calibrate import calibration_pdf
+    from generator.sheets.calibrate import calibration_pdf
     from model.atomic import write_files
 
     offset = parse_offset(back_offset)

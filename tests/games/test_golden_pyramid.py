@@ -7,7 +7,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.layout import grid
+from generator.sheets.layout import grid
 from model.sheets import load_project
 
 from helpers import errors_of, find_row, set_cell

@@ -9,10 +9,10 @@ from collections import Counter
 import pypdf
 import pytest
 
-from generator import nets
+from generator.sheets import nets
 from generator.build import BuildOptions, build_game
-from generator.layout import grid
-from generator.render import Renderer
+from generator.sheets.layout import grid
+from generator.stages.render import Renderer
 from model.errors import InputErrors, Problems
 from model.sheets import load_project
 
@@ -193,7 +193,7 @@ def test_cards_pdf(built):
 
 
 def test_nets_of_two_sizes_share_a_sheet_without_touching(game):
-    from generator.designs import RenderOptions, render_game
+    from generator.stages.designs import RenderOptions, render_game
     from generator.targets.pdf_sheets import SheetOptions, plan_pages
 
     pages, _, _ = plan_pages(render_game(game, RenderOptions()), SheetOptions())

@@ -8,7 +8,7 @@ import pypdf
 import pytest
 
 from generator.build import BuildOptions, build_game
-from generator.layout import grid
+from generator.sheets.layout import grid
 from model.errors import InputErrors
 from model.sheets import load_project
 

@@ -17,7 +17,7 @@ from .bots import BOTS
 from .checks import static_checks
 from .constants import END_REASONS, PARAMS, STANDING
 from .fast import fast_play
-from .game import make
+from .game import PyramidGame, make
 from .heuristics import HEURISTIC
 from .report import THRESHOLDS, sections, verdicts
 from .state import COUNTERS
@@ -55,3 +55,4 @@ SPEC = GameSpec(
                     counter="max_sips", unit="sips"),
              Figure("empty-rows", "rows nobody laid a card on, per game", counter="empty_rows", unit="rows")),
 )
+PyramidGame.spec = SPEC

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from model.errors import Problem, RulesError
 
-from .constants import PYRAMID
+from .constants import PARAMS, PYRAMID
 
 
 def parse_royals(text: str) -> set[int]:
@@ -21,9 +21,7 @@ def static_checks(data, players: int = 6, options: dict | None = None) -> list[P
     from model.checks import static_checks as sheet_checks
     from model.sheets import Project
 
-    from . import SPEC
-
-    opts = SPEC.options(options)
+    opts = {**{name: p.default for name, p in PARAMS.items()}, **(options or {})}  # the game's, or the defaults
     out: list[Problem] = list(sheet_checks(Project(root=None, games={data.slug: data}, problems=None)))
     cards = [c for c in data.cards if c.deck == "card"]
     if not cards:

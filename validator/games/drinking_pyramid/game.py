@@ -12,11 +12,12 @@ from .constants import PYRAMID
 
 
 class PyramidGame(Game):
+    spec = None  # the GameSpec (set by the package)
+
     def __init__(self, data, players: int, **options):
-        from . import SPEC
         from .checks import parse_royals, static_checks
 
-        self.spec = SPEC
+        SPEC = self.spec
         opts = SPEC.options(options)
         self.o = opts
         self.players = players

@@ -14,7 +14,7 @@ NO_NEIGHBOURS, Neighbours = geo.NO_NEIGHBOURS, geo.Neighbours
 MEMO_LIMIT = 200_000  # entries a memo holds before it starts again
 
 _PATTERN: dict = {}  # the best completion by the pattern of the counts (colours named, columns left)
-_COMPLETION: dict = {}  # the same by the columns left per colour and the colours named
+COMPLETION: dict = {}  # the same by the columns left per colour and the colours named
 
 
 def pattern_points(avail) -> int:
@@ -54,7 +54,7 @@ def completion_points(avail, fixed: tuple) -> int:
     """VP of the best colour pattern completing ``fixed`` (the colours named for the first quarters) with
     ``avail[c]`` more columns of colour c (exhaustive, cached); -99: four columns cannot be named."""
     key = (tuple(avail), fixed)
-    v = _COMPLETION.get(key)
+    v = COMPLETION.get(key)
     if v is None:
         r = 4 - len(fixed)
         counts = [0] * len(avail)
@@ -65,16 +65,16 @@ def completion_points(avail, fixed: tuple) -> int:
         if v is None:
             v = _PATTERN[pattern] = _best([code & 3 for code in pattern],
                                           [i for i, code in enumerate(pattern) for _ in range(code >> 2)])
-        if len(_COMPLETION) >= MEMO_LIMIT:
-            _COMPLETION.clear()
-        _COMPLETION[key] = v
+        if len(COMPLETION) >= MEMO_LIMIT:
+            COMPLETION.clear()
+        COMPLETION[key] = v
     return v
 
 
 _COMPACT: dict = {}  # the columns next to a position's quarters: (colour, other colour, points if either can be named)
 
 
-def _compact(neighbours):
+def compacted(neighbours):
     """``neighbours`` (the colours next to each quarter) as (colour, other colour, points): a quarter's
     points when either colour can still be named (a pair of one colour: 2); None beyond two neighbours."""
     if type(neighbours) is Neighbours:
@@ -89,7 +89,7 @@ def neighbour_points(avail, neighbours, fixed: tuple = ()) -> int:
     """Same-colour neighbours of the four columns: for the quarters named (``fixed``) their colours', for
     the others the best colour the player could still name (a slight overestimate)."""
     if not fixed:
-        compact = _compact(neighbours)
+        compact = compacted(neighbours)
         if compact is not None:
             v = 0
             for x, y, w in compact:
@@ -153,6 +153,6 @@ def column_neighbours(obs, pos: int) -> tuple:
     return obs.nbs[pos]
 
 
-def _ready(hc, cb) -> list[int]:
+def ready_columns(hc, cb) -> list[int]:
     """Ready columns per colour: the fewer of cards and cubes."""
     return [h if h < k else k for h, k in zip(hc, cb)]

@@ -18,7 +18,8 @@ from bisect import bisect_left
 from validator.kit import Heuristic
 
 from . import geometry as geo
-from .columns import _COMPLETION, _compact, _ready, best_columns, completion_points, neighbour_points, pattern_points
+from .columns import (COMPLETION, best_columns, compacted, completion_points, neighbour_points, pattern_points,
+                      ready_columns)
 from .constants import (BUILD, CARDS, COLOUR, COLOUR_CARD, CUBE, CUBES, DEST, DISCARD_CARD, EMPTY_DRAW, END_BONUS,
                         FORCED, KEEP, KEEP_LIMIT, KEEP_SET, MAIN, MARKET, MARKET_KIND, MOVE, MOVE_KIND, MOVING, OFFER,
                         OFFER_KIND, PLACE, REFRESH, REFRESHED, RESPOND, RETURN, RETURN_CUBE, STRIDE, SYMBOL, SYMBOL_CARD,
@@ -65,7 +66,7 @@ def _upper_best(candidates, nbs) -> float:
             if v > best:
                 best = v
         return best
-    compact = nbs.compact if type(nbs) is Neighbours else _compact(nbs)
+    compact = nbs.compact if type(nbs) is Neighbours else compacted(nbs)
     if compact is None:
         for avail, v in candidates:
             v += neighbour_points(avail, nbs)
@@ -136,7 +137,7 @@ def _build_values(t, g, p: int, hc, held, cb, held_row, paired: int, builds) -> 
             candidates = by_level.get(level)
             if candidates is None:
                 if ready is None:
-                    ready = _ready(hc, cb)
+                    ready = ready_columns(hc, cb)
                 candidates = by_level[level] = _upper_candidates(g, held, hc, cb, ready, left, level)
             best = _upper_best(candidates, nbs_at[pos])
             if b >= 0 and ncol[b] == 3 and b in SUPPORT_SET[pos]:
@@ -401,12 +402,12 @@ def _colour_scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
     by their colours (this one by the card's), the open ones by whether a neighbour's colour can still be
     named - worked out once for every colour when no open quarter has more than two neighbours."""
     nbs = t.nbs[t.b_pos]
-    ready = _ready(hc, t.cubes[p])
+    ready = ready_columns(hc, t.cubes[p])
     named = t.b_cols
     k = len(named)  # the quarter this card names
     fixed = tuple(named)
     val, col = g.d_val, g.d_col
-    later = None  # the open quarters after this one as (colour, other colour, points): see ``_compact``
+    later = None  # the open quarters after this one as (colour, other colour, points): see ``compacted``
     if nbs is not NO_NEIGHBOURS:
         later = geo.compact_neighbours(nbs[k + 1:])
         if later is not None:
@@ -424,7 +425,7 @@ def _colour_scores(t, g, p: int, hc, actions: list[int]) -> list[float]:
             avail = ready[:]
             avail[c] -= 1  # the card and a cube of its colour go into this column
             fixed_c = fixed + (c,)
-            v = _COMPLETION.get((tuple(avail), fixed_c))
+            v = COMPLETION.get((tuple(avail), fixed_c))
             if v is None:
                 v = completion_points(avail, fixed_c)
             if v >= 0 and nbs is not NO_NEIGHBOURS:
@@ -447,7 +448,7 @@ def _symbol_value(obs, g, need: Need, d: int) -> float:
     if level == 1:
         return v - 0.5 * need.held(d)
     c = g.d_col[d]
-    avail = _ready(need.hc, need.cb)
+    avail = ready_columns(need.hc, need.cb)
     if need.hc[c] <= need.cb[c]:  # the naming card was one of the ready columns
         avail[c] -= 1
     return v + best_columns(avail, obs.nbs[obs.b_pos])

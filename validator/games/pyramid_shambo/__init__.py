@@ -17,7 +17,7 @@ from .bots import BOTS
 from .checks import static_checks
 from .constants import ELIMINATION_CAUSES, END_REASONS, PARAMS, STANDING
 from .fast import fast_play
-from .game import make
+from .game import ShamboGame, make
 from .heuristics import HEURISTIC
 from .report import THRESHOLDS, sections, verdicts
 from .state import COUNTERS
@@ -55,3 +55,4 @@ SPEC = GameSpec(
                     counter="change_other", unit="payments"),
              Figure("wipe-out", "games whose last players went out together", kind="rate", ends=("wipe-out",))),
 )
+ShamboGame.spec = SPEC

@@ -81,10 +81,10 @@ class Piece:
 class ShamboGame(Game):
     """Tables built once from the sheet, shared by every state of every game."""
 
-    def __init__(self, data, players: int, **options):
-        from . import SPEC  # the package's spec (imported late: the package imports this module)
+    spec = None  # the GameSpec (set by the package)
 
-        self.spec = SPEC
+    def __init__(self, data, players: int, **options):
+        SPEC = self.spec
         opts = SPEC.options(options)
         self.o = opts
         self.players = players

@@ -16,6 +16,7 @@ from __future__ import annotations
 from validator.kit import Figure, GameSpec
 
 from .checks import static_checks
+from .game import Pyrrameds
 from .heuristics import HEURISTIC, ForgetfulBot
 from .report import card_effects, csv_files, sections, verdicts
 from .spec import COUNTERS, END_REASONS, PARAMS, PER_PLAYER, STANDING
@@ -23,8 +24,6 @@ from .stats import Stats
 
 
 def make(data, players: int, **options):
-    from .game import Pyrrameds
-
     return Pyrrameds(data, players, **options)
 
 
@@ -71,3 +70,4 @@ SPEC = GameSpec(
     side_games=(("pyrrameds", "sweep_games"), ("pyrrameds", "info_games")),
     card_effects=card_effects,
 )
+Pyrrameds.spec = SPEC

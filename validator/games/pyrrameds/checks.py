@@ -10,7 +10,7 @@ from itertools import combinations
 
 from model.errors import Problem
 
-from .spec import COUNTED, EFFECT_WORDS, ROW, ROW_BY_BOX, WILD
+from .spec import COUNTED, EFFECT_WORDS, PARAMS, ROW, ROW_BY_BOX, WILD
 
 
 def engine_problems(data, boxes: set[str], players: int, row: int, options: dict) -> list[Problem]:
@@ -88,10 +88,14 @@ def engine_problems(data, boxes: set[str], players: int, row: int, options: dict
     return out
 
 
+def present(data) -> list[str]:
+    """The boxes that have rows (base always), in the manifest's order."""
+    have = {c.expansion for c in data.cards} | {"base"}
+    return [b for b in data.manifest.expansions if b in have]
+
+
 def selections(data) -> list[set[str]]:
     """Every box selection: the base game plus any set of the expansions that have rows."""
-    from .game import present
-
     extra = [b for b in present(data) if b != "base"]
     return [{"base", *combo} for k in range(len(extra) + 1) for combo in combinations(extra, k)]
 
@@ -101,11 +105,9 @@ def static_checks(data, players: int = 4) -> list[Problem]:
     from model.checks import static_checks as sheet_checks
     from model.sheets import Project
 
-    from . import SPEC
-
     out: list[Problem] = list(sheet_checks(Project(root=None, games={data.slug: data}, problems=None)))
     seen = set()
-    options = SPEC.options()
+    options = {name: p.default for name, p in PARAMS.items()}
     for boxes in selections(data):
         row = max([ROW] + [ROW_BY_BOX.get(b, ROW) for b in boxes])
         for p in engine_problems(data, boxes, players, row, options):

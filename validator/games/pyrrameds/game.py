@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from model.errors import InputErrors, PnpError
 from validator.kit import Game
 
+from .checks import present
 from .spec import (COUNTED, DECK_KIND, FLEX, MEDICINE, NONUM, OPERATION, PATIENT, ROW, ROW_BY_BOX, WILD, Codes)
 
 
@@ -25,12 +26,6 @@ class Design:
     requires: str
     effect: str
     where: str
-
-
-def present(data) -> list[str]:
-    """The boxes that have rows (base always), in the manifest's order."""
-    have = {c.expansion for c in data.cards} | {"base"}
-    return [b for b in data.manifest.expansions if b in have]
 
 
 def parse_boxes(value: str, data) -> list[str]:
@@ -147,11 +142,12 @@ def parse_seats(text: str, players: int) -> tuple[int, ...]:
 class Pyrrameds(Game):
     """One box selection at one player count; every number, type, need and effect comes from the rows."""
 
+    spec = None  # the GameSpec (set by the package)
+
     def __init__(self, data, players: int, **options):
-        from . import SPEC  # the spec names this class's make
         from .checks import engine_problems
 
-        self.spec = SPEC
+        SPEC = self.spec
         o = SPEC.options(options)
         if not SPEC.min_players <= players <= SPEC.max_players:
             raise PnpError(f"Pyrrameds takes {SPEC.min_players}-{SPEC.max_players} players, not {players}")

@@ -53,8 +53,9 @@ def compare_boxes(game, games: int) -> list[dict]:
     length in turns, win rate by seat, stalemates.  Same options as ``game``."""
     from model.errors import PnpError
 
-    from . import SPEC
     from .checks import selections
+
+    SPEC = game.spec
 
     out = []
     for boxes in selections(game.data):

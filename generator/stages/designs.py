@@ -281,7 +281,7 @@ def _kept(store, key: str, manifest: Manifest) -> RenderedSvg | None:
     """The rendered SVG a store keeps for a design, unless a picture file it places has changed since."""
     kept = store.get_svg(key)
     if kept is not None and kept.pictures:
-        from .pictures import current
+        from ..art.pictures import current
 
         if not current(kept.pictures, manifest.data_folder):
             return None
@@ -352,7 +352,7 @@ class RenderJob:
         if used:
             import hashlib
 
-            from .pictures import register
+            from ..art.pictures import register
 
             folder = self.game.manifest.data_folder
             for rel, digest in used:

@@ -25,9 +25,10 @@ from reportlab.platypus.doctemplate import LayoutError
 from model.errors import Problems
 from model.sheets import Game
 
-from .fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
-from .layout import page_size
-from .displaylist import draw_picture
+from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
+from ..sheets.layout import page_size
+from ..draw.canvas import PictureCanvas
+from ..draw.displaylist import draw_picture
 from .render import DrawingCache, Renderer, use_fonts
 
 MARGIN = 15 * mm
@@ -512,7 +513,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                             topMargin=MARGIN, bottomMargin=MARGIN, title=f"{title} - reference", author="pnp",
                             creator="pnp print-and-play toolchain", invariant=True, initialFontName=DEFAULT_FONT)
     try:
-        doc.build(story, onFirstPage=footer, onLaterPages=footer)
+        doc.build(story, onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
         long = _long_cells(game.select(expansions))
         for card, column, size in long:  # a cell too long for a page: the cell's mistake, not the template's

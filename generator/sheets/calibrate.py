@@ -75,7 +75,7 @@ def _line(c, a, b) -> None:
 
 def _text(c, text: str, x: float, y: float, size: float = 8.0, bold: bool = False, centre: bool = False,
           colour=(0, 0, 0)) -> None:
-    from .fonts import DEFAULT_BOLD, DEFAULT_FONT
+    from ..art.fonts import DEFAULT_BOLD, DEFAULT_FONT
 
     c.setFont(DEFAULT_BOLD if bold else DEFAULT_FONT, size)
     c.setFillColorRGB(*colour)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from model.errors import Problem, Problems
 
-from .raster import MM_PER_INCH
+from ..stages.raster import MM_PER_INCH
 
 SHOP_KEYS = {"name", "dpi", "needs_back", "tolerance_mm", "source", "notes"}
 SIZE_KEYS = {"label", "canvas", "trim", "safe", "confirmed", "note"}

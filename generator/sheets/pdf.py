@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .displaylist import draw_picture
-from .fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
+from ..art.fonts import DEFAULT_FAMILY, DEFAULT_FONT, register_fonts
+from ..draw.canvas import PictureCanvas, end_form, give_form_its_graphics_states
+from ..draw.displaylist import draw_picture
 from .layout import FOOTER_BAND, FOOTER_BASELINE, SAFE_MARGIN, Rect, Sheet, Slot
 
 MARK_WIDTH_PT = 0.3
@@ -49,44 +50,14 @@ class Page:
 
 def new_canvas(buffer: io.BytesIO, page_w: float, page_h: float, title: str, subject: str) -> Canvas:
     register_fonts(DEFAULT_FAMILY)  # the footer's; a drawing's own fonts are registered as it is drawn
-    c = Canvas(buffer, pagesize=(page_w * mm, page_h * mm), invariant=True, initialFontName=DEFAULT_FONT,
-               initialFontSize=FOOTER_SIZE_PT, pageCompression=1)
+    c = PictureCanvas(buffer, pagesize=(page_w * mm, page_h * mm), invariant=True, initialFontName=DEFAULT_FONT,
+                      initialFontSize=FOOTER_SIZE_PT, pageCompression=1)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("pnp")
     c.setCreator("pnp print-and-play toolchain")
     c.setViewerPreference("PrintScaling", "None")
     return c
-
-
-def end_form(canvas: Canvas, name: str) -> None:
-    """``canvas.endForm()``, the form's resources completed (``_give_form_its_graphics_states``)."""
-    shading = dict(canvas._shadingUsed)  # the form's gradients, forgotten by endForm
-    canvas.endForm()
-    _give_form_its_graphics_states(canvas, name, shading)
-
-
-def _give_form_its_graphics_states(canvas: Canvas, name: str, shading: dict | None = None) -> None:
-    """reportlab writes a form's fonts and XObjects into its resources but not
-    its ExtGState (transparency) nor its shadings (gradients), so a form using
-    them would name graphics states the PDF never defines.  Build the resources
-    ourselves."""
-    from reportlab.pdfbase import pdfdoc
-
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    states = getattr(form, "ExtGState", None)
-    if not states and not shading:
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    resources.basicProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    if states:
-        resources.ExtGState = states
-    if shading:
-        resources.setShading(shading)
-    form.Resources = resources
 
 
 def _box(r: Rect) -> tuple[float, float, float, float]:
@@ -138,7 +109,7 @@ class FormStream:
         form = cls(*value[1:])
         if type(form.content) is not bytes or type(form.texts) is not tuple or type(form.signature) is not bytes:
             return None
-        from .displaylist import PICTURE_KINDS
+        from ..draw.displaylist import PICTURE_KINDS
 
         if type(form.pictures) is not tuple or not all(
                 type(p) is tuple and len(p) == 2 and p[0] in PICTURE_KINDS and type(p[1]) is str
@@ -156,7 +127,7 @@ def _encode(canvas: Canvas, texts) -> bytes | None:
     embedded TrueType font."""
     from reportlab.pdfbase.pdfmetrics import getFont
 
-    from .fonts import ensure_faces
+    from ..art.fonts import ensure_faces
 
     ensure_faces(*{name for name, _ in texts})  # a kept form may be the first to use a face in this process
     doc = canvas._doc
@@ -183,8 +154,8 @@ def _kept_form(canvas: Canvas, name: str, picture, texts: list) -> FormStream | 
     its own content, fonts and picture files (other forms, colour spaces, shadings, annotations)."""
     from reportlab.pdfbase import pdfdoc
 
-    from .displaylist import pictures_of
-    from .pictures import xobject_name
+    from ..draw.displaylist import pictures_of
+    from ..draw.canvas import xobject_name
 
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     used = tuple(pictures_of(picture))
@@ -217,7 +188,7 @@ def _add_kept_form(canvas: Canvas, name: str, kept: FormStream) -> None:
     """Add ``kept`` to the document as the form ``name``, as beginForm ... endForm would."""
     from reportlab.pdfbase import pdfdoc
 
-    from .pictures import xobject
+    from ..draw.canvas import xobject
 
     names = [xobject(canvas, kind, digest) for kind, digest in kept.pictures]  # each picture once per document
     form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=kept.width, uppery=kept.height)
@@ -255,7 +226,7 @@ class SheetWriter:
             kept = self.kept.get_form(key) if self.kept is not None else None
             if kept is not None and kept.applies(self.c):
                 _add_kept_form(self.c, name, kept)
-                _give_form_its_graphics_states(self.c, name)
+                give_form_its_graphics_states(self.c, name)
                 self.reused += 1
             else:
                 picture = self.drawings.picture(key) if hasattr(self.drawings, "picture") else self.drawings[key]

@@ -229,7 +229,7 @@ def _path_tokens(d: str) -> list[tuple[str, list[float]]]:
 def absolute_path(d: str) -> str:
     """Path data in absolute moves, lines, cubic curves and closes only: smooth
     curves, quadratic curves and arcs turned into cubic ones, as every reader draws them."""
-    from .svgfast import _arc, _quad_to_cubic
+    from .curves import arc, quad_to_cubic
 
     parts: list[str] = []
     x = y = sx = sy = 0.0
@@ -282,7 +282,7 @@ def absolute_path(d: str) -> str:
                 else:
                     qx, qy = (2 * x - last_q[0], 2 * y - last_q[1]) if last_q else (x, y)
                     xn, yn = n[0] + ox, n[1] + oy
-                c1x, c1y, c2x, c2y = _quad_to_cubic(x, y, qx, qy, xn, yn)
+                c1x, c1y, c2x, c2y = quad_to_cubic(x, y, qx, qy, xn, yn)
                 parts.append("C" + " ".join(_num(v) for v in (c1x, c1y, c2x, c2y, xn, yn)))
                 q = (qx, qy)
                 x, y = xn, yn
@@ -292,7 +292,7 @@ def absolute_path(d: str) -> str:
                 if abs(rx) <= 1e-10 or abs(ry) <= 1e-10:
                     parts.append(f"L{_num(xn)} {_num(yn)}")
                 else:
-                    for curve in _arc(x, y, rx, ry, phi, int(large), int(sweep), xn, yn):
+                    for curve in arc(x, y, rx, ry, phi, int(large), int(sweep), xn, yn):
                         parts.append("C" + " ".join(_num(v) for v in curve))
                 x, y = xn, yn
             last_c, last_q = c, q

@@ -66,7 +66,7 @@ def _fontawesome() -> Path | None:
 
 @lru_cache(maxsize=4096)
 def _read(path: str, stamp: tuple, name: str, source: str) -> IconArt:
-    from .sandbox import svg_shape
+    from .limits import svg_shape
 
     data = Path(path).read_bytes()
     shape = svg_shape(data)  # its size, elements and nesting, before its tree is built
@@ -79,12 +79,12 @@ def _read(path: str, stamp: tuple, name: str, source: str) -> IconArt:
 
 
 def _from_file(path: Path, name: str, source: str) -> IconArt:
-    from .sandbox import LIMITS
+    from .limits import in_force
 
     st = path.stat()
-    if st.st_size > LIMITS.picture_bytes:
-        raise svgsafe.UnsafeSvg(f"is {st.st_size / 2**20:.1f} MB; an icon may be at most "
-                                f"{LIMITS.picture_bytes / 2**20:g} MB")
+    limit = in_force().picture_bytes
+    if st.st_size > limit:
+        raise svgsafe.UnsafeSvg(f"is {st.st_size / 2**20:.1f} MB; an icon may be at most {limit / 2**20:g} MB")
     return _read(str(path), (st.st_size, st.st_mtime_ns), name, source)
 
 

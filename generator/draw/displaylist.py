@@ -22,10 +22,11 @@ A display list is made of tuples, strings and numbers only: it is stored with
 ``marshal`` (``dumps``/``loads``), and ``loads`` accepts nothing but calls
 from ``CANVAS_CALLS`` and ``PATH_CALLS`` and instructions from
 ``PROGRAM_OPS``, so a damaged or foreign entry is refused (``None``) rather
-than run.  A picture file a design places (``pictures.py``) is one call,
+than run.  A picture file a design places (``art/pictures.py``) is one call,
 ``+picture`` (its kind, digest, orientation and place), and one program
-instruction; its data is added to the document when the call runs, once per
-document.  A drawing that needs anything else (an image of svglib's own, an
+instruction; the canvas the call runs on places it (its ``pnp_picture``:
+``canvas.PictureCanvas`` adds the file's data to its document, once).  A display
+list knows nothing of how a picture is drawn.  A drawing that needs anything else (an image of svglib's own, an
 unusual colour class) has no display list and is drawn the usual way.
 """
 
@@ -83,20 +84,6 @@ def make(width: float, height: float, ops: tuple, font_state: tuple | None = Non
     return DisplayList(width, height, ops if program is None else (), font_state, program, fonts)
 
 
-# ---------------------------------------------------------------- recording
-def _color(value):
-    from reportlab.lib.colors import CMYKColor, Color
-
-    if value is None:
-        return None
-    if type(value) is Color:
-        return ("rgb", float(value.red), float(value.green), float(value.blue), value.alpha)
-    if type(value) is CMYKColor:
-        return ("cmyk", float(value.cyan), float(value.magenta), float(value.yellow), float(value.black),
-                float(value.density), value.spotName, value.knockout, value.alpha)
-    raise Unsupported(f"colour {type(value).__name__}")
-
-
 def _uncolor(value):
     from reportlab.lib.colors import CMYKColor, Color
 
@@ -107,15 +94,6 @@ def _uncolor(value):
     if value[0] == "cmyk":
         return CMYKColor(*value[1:6], spotName=value[6], knockout=value[7], alpha=value[8])
     raise Unsupported(f"colour {value[0]!r}")
-
-
-def record(drawing, fontname: str, fontsize: float) -> DisplayList | None:
-    """The display list of a drawing drawn at (0, 0) on a canvas whose font is
-    (``fontname``, ``fontsize``); None when it needs more than a display list
-    holds.  (``recording.py``: needed only for drawings svglib read.)"""
-    from .recording import record as _record
-
-    return _record(drawing, fontname, fontsize)
 
 
 # ---------------------------------------------------------------- replaying
@@ -136,14 +114,8 @@ def run_calls(ops, canvas) -> None:
     """Make recorded calls on a canvas (or on anything with the same methods)."""
     for name, args, kwargs in ops:
         first = name[0]
-        if first == "+":
-            picture = getattr(canvas, "pnp_picture", None)
-            if picture is None:
-                from .pictures import draw
-
-                draw(canvas, *args)
-            else:
-                picture(*args)
+        if first == "+":  # a picture file: placed by the canvas (``canvas.PictureCanvas``, ``recording._Recorder``)
+            canvas.pnp_picture(*args)
         elif first == "*":
             path = canvas.beginPath()
             for call, a, k in args:
@@ -436,9 +408,7 @@ def _run(program: tuple, canvas, texts: list | None = None) -> None:
         elif op == "pc":
             append("%s%s%s" % (ins[1], " W* " if fill_mode == FILL_EVEN_ODD else " W ", PATH_OPS[0, 0, fill_mode]))
         elif op == "i":
-            from .pictures import draw
-
-            draw(canvas, *ins[1:])
+            canvas.pnp_picture(*ins[1:])
         elif op == "fm":
             fill_mode = ins[1]
         elif op == "f":
@@ -530,7 +500,7 @@ def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None
     ``replay``)."""
     if isinstance(picture, DisplayList):
         if picture.fits(canvas):
-            from .fonts import ensure_faces
+            from ..art.fonts import ensure_faces
 
             ensure_faces(*fonts_of(picture))
             return replay(picture, canvas, texts)
@@ -543,7 +513,7 @@ def draw_picture(canvas, picture, drawing_of: Callable[[], object] | None = None
 
 def render_drawing(drawing, canvas) -> None:
     """``renderPDF.draw(drawing, canvas, 0, 0)``, with the pictures a design places
-    (``pictures.py``) drawn by their own calls."""
+    (``art/placement.py``) drawn by their own calls."""
     from reportlab.graphics.renderPDF import _PDFRenderer
 
     global _RENDERER

@@ -35,7 +35,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .fonts import FAMILIES, NO_GLYPH, cmap, covers, ensure_faces, face, face_label, fallback_face
+from ..art.fonts import FAMILIES, NO_GLYPH, cmap, covers, ensure_faces, face, face_label, fallback_face
 
 #: Shrink steps, mm.
 STEP = 0.2

@@ -31,7 +31,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from .fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
+from ..art.fonts import BUILTIN_FAMILIES, FAMILIES, font_dir
 
 #: Bump when a change in generator/ changes what a design renders to or how an
 #: SVG is parsed into a drawing, so that cached drawings are not reused.  (The
@@ -40,13 +40,19 @@ GENERATOR_REVISION = 2
 
 #: The modules whose code decides what a design renders to, how it is parsed
 #: and how it is drawn into a PDF.
-RENDER_MODULES = ("render.py", "text.py", "fonts.py", "icons.py", "nets.py", "keys.py", "displaylist.py",
-                  "svgfast.py", "recording.py", "pictures.py", "icon_sets.py", "svgsafe.py", "sandbox.py")
+RENDER_MODULES = ("stages/render.py", "stages/kit.py", "draw/text.py", "art/fonts.py", "art/icons.py",
+                  "sheets/nets.py", "stages/keys.py", "draw/displaylist.py", "draw/svgread.py", "draw/svgfast.py",
+                  "draw/svgvalues.py", "art/curves.py", "draw/recording.py", "draw/canvas.py", "draw/splice.py",
+                  "art/pictures.py", "art/formats.py", "art/placement.py", "art/pdfimages.py", "art/icon_sets.py",
+                  "art/svgsafe.py", "art/limits.py", "art/checks.py", "art/tounicode.py", "stages/sandbox.py",
+                  "stages/bounds.py", "stages/guards.py", "stages/rows.py", "draw/svgpicture.py")
 
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+#: The generator's folder: its own templates, and the modules of RENDER_MODULES by their paths in it.
+GENERATOR = Path(__file__).parents[1]
+BUILTIN_TEMPLATES = GENERATOR / "templates"
 
 
-def _package_version(name: str) -> str:
+def package_version(name: str) -> str:
     """A package's version and the size and time of its files, without importing it or
     scanning the installed distributions (which costs a new process more than a build's
     cached work): changes whenever the package is upgraded or edited."""
@@ -97,10 +103,9 @@ def folder_digest(folder: Path, h=None):
 @lru_cache(maxsize=None)
 def code_fingerprint() -> str:
     """A digest of the generator's rendering code and its own templates."""
-    here = Path(__file__).parent
     h = hashlib.sha256()
     for name in RENDER_MODULES:
-        path = here / name
+        path = GENERATOR / name
         h.update(name.encode())
         h.update(path.read_bytes() if path.exists() else b"missing")
     folder_digest(BUILTIN_TEMPLATES, h)
@@ -114,7 +119,7 @@ def _key_base():
 
     h = hashlib.sha256()
     for part in (f"pnp {__version__}", f"generator {GENERATOR_REVISION}", f"code {code_fingerprint()}",
-                 f"svglib {_package_version('svglib')}", f"reportlab {_package_version('reportlab')}",
+                 f"svglib {package_version('svglib')}", f"reportlab {package_version('reportlab')}",
                  f"fonts {fonts_fingerprint()}"):
         h.update(part.encode())
         h.update(b"\0")

@@ -68,8 +68,9 @@ def picture_of(drawings, key: str):
 def _page_pdf(shots: list[Shot], pictures: dict, drawings=None) -> bytes:
     """One page per shot, each exactly its canvas at its resolution; the pictures are
     drawn as the card sheets draw them (``pdf.SheetWriter``), on a canvas set up the same way."""
-    from .displaylist import draw_picture
-    from .pdf import end_form, new_canvas
+    from ..draw.displaylist import draw_picture
+    from ..draw.canvas import end_form
+    from ..sheets.pdf import new_canvas
 
     buffer = io.BytesIO()
     c = new_canvas(buffer, 10, 10, "pictures", "pictures")
@@ -147,7 +148,7 @@ def _render(pdf_bytes: bytes, shots: list[Shot], fmt: str):
 
 def _work(shots: list[Shot], pictures: dict, fmt: str, drawings=None, sources: dict | None = None):
     if sources:  # picture files the designs place, known in the process that rendered them
-        from . import pictures as picture_files
+        from ..art import pictures as picture_files
 
         picture_files.SOURCES.update(sources)
     return _render(_page_pdf(shots, pictures, drawings), shots, fmt)
@@ -167,7 +168,7 @@ def rasterise(shots: list[Shot], drawings: dict, workers: int = 1, fmt: str = "p
     else:
         from model.workers import process_pool
 
-        from .pictures import SOURCES
+        from ..art.pictures import SOURCES
 
         chunks = [distinct[i::parts] for i in range(parts)]  # interleaved: sizes and costs even out
         with process_pool(parts) as pool:

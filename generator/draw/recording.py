@@ -9,9 +9,20 @@ reportlab's renderer onto a stand-in canvas that writes the calls down
 
 from __future__ import annotations
 
-import marshal
+from .displaylist import CANVAS_CALLS, PATH_CALLS, DisplayList, Unsupported, dumps, make
 
-from .displaylist import CANVAS_CALLS, PATH_CALLS, DisplayList, Unsupported, _color, _plain, make
+
+def _color(value):
+    from reportlab.lib.colors import CMYKColor, Color
+
+    if value is None:
+        return None
+    if type(value) is Color:
+        return ("rgb", float(value.red), float(value.green), float(value.blue), value.alpha)
+    if type(value) is CMYKColor:
+        return ("cmyk", float(value.cyan), float(value.magenta), float(value.yellow), float(value.black),
+                float(value.density), value.spotName, value.knockout, value.alpha)
+    raise Unsupported(f"colour {type(value).__name__}")
 
 
 class _Path:
@@ -117,7 +128,7 @@ def record(drawing, fontname: str, fontsize: float) -> DisplayList | None:
             ops, font_read = recorder.ops, recorder.font_read
         out = make(float(drawing.width), float(drawing.height), tuple(ops),
                    (fontname, fontsize) if font_read else None)
-        marshal.dumps(_plain(out))  # refuse anything marshal cannot keep
+        dumps(out)  # refuse anything marshal cannot keep
     except (Unsupported, ValueError, TypeError, AttributeError):
         return None
     return out
@@ -235,7 +246,7 @@ class _Walker:
 
     def _node(self, node) -> None:
         calls = getattr(node, "pnp_calls", None)
-        if calls is not None:  # a picture a design places: its own calls (``pictures.calls``)
+        if calls is not None:  # a picture a design places: its own calls (``placement.calls``)
             self.ops.extend(calls)
             return
         s = self.shapes

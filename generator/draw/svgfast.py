@@ -21,13 +21,14 @@ it, platypus).
 
 from __future__ import annotations
 
-import math
 import re
 from xml.etree.ElementTree import ParseError, fromstring
 
 from reportlab.graphics.transform import mmult, rotate, scale, translate
 
-from .fonts import DEFAULT_FONT, FAMILIES
+from ..art.curves import arc, quad_to_cubic
+from ..art.fonts import DEFAULT_FONT, FAMILIES
+from .svgvalues import Unsupported, color, length, local, nudge, path_commands, rgb
 
 #: svglib's user unit: one CSS pixel is 0.75 pt.
 PX_TO_PT = 0.75
@@ -69,17 +70,9 @@ GEOMETRY = {
 #: Elements svglib leaves out of the drawing.
 SILENT = frozenset({"title", "desc", "metadata"})
 
-_PATH_TOKEN = re.compile(r"\s*,?\s*([MLHVCQAZmlhvcqaz]|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
-_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "A": 7, "Z": 0}
-_HEX = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
-_NAME = re.compile(r"[a-zA-Z]+")
 _TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate)\s*\(([^()]*)\)\s*,?")
 _JOINS = {"miter": 0, "round": 1, "bevel": 2}
 _CAPS = {"butt": 0, "round": 1, "square": 2}
-
-
-class Unsupported(Exception):
-    """Outside the part of SVG read here: svglib reads it instead."""
 
 
 def to_display_list(svg: str):
@@ -100,182 +93,6 @@ def to_display_list(svg: str):
     return make(width, height, ops)
 
 
-def _local(tag) -> str:
-    if not isinstance(tag, str):
-        raise Unsupported("not an element")
-    return tag.rsplit("}", 1)[-1]
-
-
-def _length(text: str, default: float = 0.0) -> float:
-    """An attribute length in user units: a number (svglib reads whatever float() reads as one), px or pt."""
-    text = text.replace(",", " ").strip()
-    if not text:
-        return default
-    if " " in text:
-        raise Unsupported("a list where one length is expected")
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    if text.endswith("px"):
-        return float(text[:-2])
-    if text.endswith("pt"):
-        return float(text[:-2]) * (96 / 72)
-    raise Unsupported(f"length {text!r}")
-
-
-_COLORS: dict[str, tuple] = {}
-
-
-def _color(text: str) -> list | None:
-    """A colour value as [red, green, blue, alpha], as reportlab's colours (svglib's conversion) give them;
-    None for none.  A new list each time: a fill's alpha is set from its opacity."""
-    if not text or text == "none":
-        return None
-    found = _COLORS.get(text)
-    if found is None:
-        if text == "black":  # svglib's default fill: reportlab's black
-            found = (0.0, 0.0, 0.0, 1)
-        elif _HEX.fullmatch(text):
-            digits = text[1:] if len(text) == 7 else "".join(2 * c for c in text[1:])
-            val = int(digits, 16)
-            found = (((val >> 16) & 0xFF) / 255.0, ((val >> 8) & 0xFF) / 255.0, (val & 0xFF) / 255.0, 1)
-        elif _NAME.fullmatch(text) and text != "currentColor":
-            from reportlab.lib import colors
-
-            named = getattr(colors, text, None)
-            if type(named) is not colors.Color or colors.cssParse(text) is not None:
-                raise Unsupported(f"colour {text!r}")
-            found = (named.red, named.green, named.blue, named.alpha)
-        else:
-            raise Unsupported(f"colour {text!r}")
-        _COLORS[text] = found
-    return list(found)
-
-
-def _rgb(color: list) -> tuple:
-    """A colour as a display list holds it (``displaylist._color``)."""
-    return ("rgb", float(color[0]), float(color[1]), float(color[2]), color[3])
-
-
-def _nudge(points: list[float]) -> None:
-    """A shape whose points all coincide is not drawn by reportlab; move its first x a hair."""
-    if len(points) < 4:
-        return
-    x, y = points[0], points[1]
-    if all(points[i] == x and points[i + 1] == y for i in range(2, len(points) - 1, 2)):
-        points[0] *= 1.0000001
-
-
-def _quad_to_cubic(x0, y0, x1, y1, x2, y2):
-    """The cubic control points of the quadratic curve (x0, y0) (x1, y1) (x2, y2)."""
-    c1x = x0 + 2 / 3 * (x1 - x0)
-    c1y = y0 + 2 / 3 * (y1 - y0)
-    return c1x, c1y, c1x + 1 / 3 * (x2 - x0), c1y + 1 / 3 * (y2 - y0)
-
-
-def _arc(x1, y1, rx, ry, phi, large, sweep, x2, y2) -> list[tuple]:
-    """An elliptical arc as cubic curves (control, control, end), each at most a quarter turn
-    (SVG 1.1 implementation notes, F.6.5 and F.6.6)."""
-    if x1 == x2 and y1 == y2:
-        return []
-    rx, ry = abs(rx), abs(ry)
-    cos_phi, sin_phi = math.cos(math.radians(phi)), math.sin(math.radians(phi))
-    dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
-    px, py = cos_phi * dx + sin_phi * dy, -sin_phi * dx + cos_phi * dy
-    scale = (px * px) / (rx * rx) + (py * py) / (ry * ry)
-    if scale > 1:
-        rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
-    num = rx * rx * ry * ry - rx * rx * py * py - ry * ry * px * px
-    den = rx * rx * py * py + ry * ry * px * px
-    factor = math.sqrt(max(0.0, num / den)) if den else 0.0
-    if large == sweep:
-        factor = -factor
-    cxp, cyp = factor * rx * py / ry, -factor * ry * px / rx
-    cx = cos_phi * cxp - sin_phi * cyp + (x1 + x2) / 2
-    cy = sin_phi * cxp + cos_phi * cyp + (y1 + y2) / 2
-
-    def angle(ux, uy, vx, vy):
-        return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
-
-    ux, uy = (px - cxp) / rx, (py - cyp) / ry
-    vx, vy = (-px - cxp) / rx, (-py - cyp) / ry
-    start = angle(1.0, 0.0, ux, uy)
-    extent = math.degrees(angle(ux, uy, vx, vy)) % 360
-    if not sweep and extent > 0:
-        extent -= 360
-    elif sweep and extent < 0:
-        extent += 360
-    pieces = max(1, math.ceil(abs(extent) / 90 - 1e-9))  # quarter turns at most (a half ellipse: two)
-    step = math.radians(extent / pieces)
-    if step == 0:
-        return []
-    k = 4 / 3 * math.tan(step / 4)
-
-    def point(t):
-        ct, st = math.cos(t), math.sin(t)
-        return (cx + rx * ct * cos_phi - ry * st * sin_phi, cy + rx * ct * sin_phi + ry * st * cos_phi,
-                -rx * st * cos_phi - ry * ct * sin_phi, -rx * st * sin_phi + ry * ct * cos_phi)
-
-    out = []
-    t0 = start
-    ax, ay, adx, ady = point(t0)
-    for i in range(pieces):
-        t1 = start + (i + 1) * step
-        bx, by, bdx, bdy = point(t1)
-        out.append((ax + k * adx, ay + k * ady, bx - k * bdx, by - k * bdy, bx, by))
-        ax, ay, adx, ady = bx, by, bdx, bdy
-    return out
-
-
-def _path_commands(d: str) -> list[tuple[str, list[float]]]:
-    """(command, numbers) pairs of path data; a move's further pairs are lines."""
-    out: list[tuple[str, list[float]]] = []
-    pos, end = 0, len(d.rstrip())
-    command = None
-    pending: list[float] = []
-
-    def flush():
-        if command is None:
-            if pending:
-                raise Unsupported("numbers before the first command")
-            return
-        arity = _ARITY[command.upper()]
-        if arity == 0:
-            if pending:
-                raise Unsupported("numbers after a close")
-            out.append((command, []))
-            return
-        if not pending or len(pending) % arity:
-            raise Unsupported(f"{command} with {len(pending)} numbers")
-        op = command
-        for i in range(0, len(pending), arity):
-            args = pending[i:i + arity]
-            if command in "Aa" and (args[3] not in (0.0, 1.0) or args[4] not in (0.0, 1.0)):
-                raise Unsupported("arc flags")
-            out.append((op, args))
-            if op == "M":
-                op = "L"
-            elif op == "m":
-                op = "l"
-
-    while pos < end:
-        m = _PATH_TOKEN.match(d, pos)
-        if m is None:
-            raise Unsupported("path data")
-        token = m.group(1)
-        pos = m.end()
-        if token.isalpha():
-            flush()
-            command, pending = token, []
-        else:
-            if command is not None and command in "Aa" and len(pending) % 7 in (3, 4) and token not in ("0", "1"):
-                raise Unsupported("arc flags")  # compact flags ("01") are svglib's to split
-            pending.append(float(token))
-    flush()
-    return out
-
-
 class _Emitter:
     """Reads the element tree the way svglib does and writes down the calls of drawing the result."""
 
@@ -284,7 +101,7 @@ class _Emitter:
 
     def calls(self, root) -> tuple[float, float, tuple]:
         """(width, height, calls) of the SVG document ``root``."""
-        if _local(root.tag) != "svg":
+        if local(root.tag) != "svg":
             raise Unsupported("not an svg element")
         style = self._style(root, {}, "svg")
         box = root.get("viewBox")
@@ -365,7 +182,7 @@ class _Emitter:
 
     def _children(self, element, style: dict) -> None:
         for child in element:
-            name = _local(child.tag)
+            name = local(child.tag)
             if name in SILENT:
                 continue
             if name not in GEOMETRY or name == "svg":
@@ -425,16 +242,16 @@ class _Emitter:
         """svglib's applyStyleOnShape: each attribute (inherited, else its default) converted, in its order."""
         get = style.get
         out: dict = {}
-        fill = _color(get("fill", "black"))
+        fill = color(get("fill", "black"))
         opacity = get("fill-opacity")
         if opacity is None:
             opacity = fill[3] if fill is not None and fill[3] != 1 else 1
         out["fillColor"] = fill
         out["fillOpacity"] = float(opacity)
         out["fillMode"] = {"nonzero": 1, "evenodd": 0}.get(get("fill-rule", "nonzero"), "")
-        stroke = _color(get("stroke", "none"))
+        stroke = color(get("stroke", "none"))
         out["strokeColor"] = stroke
-        out["strokeWidth"] = _length(get("stroke-width", "1"))
+        out["strokeWidth"] = length(get("stroke-width", "1"))
         opacity = get("stroke-opacity")
         if opacity is None:
             opacity = stroke[3] if stroke is not None and stroke[3] != 1 else 1
@@ -454,7 +271,7 @@ class _Emitter:
             parts = dashes.replace(",", " ").split()
             if not parts:
                 raise Unsupported(f"stroke-dasharray {dashes!r}")
-            out["strokeDashArray"] = [_length(part) for part in parts]
+            out["strokeDashArray"] = [length(part) for part in parts]
         if fill is not None:
             fill[3] = out["fillOpacity"]
         if out["strokeWidth"] == 0:
@@ -472,13 +289,13 @@ class _Emitter:
             if key == "fillColor":
                 if value is not None:
                     fill = 1
-                    ops.append(("setFillColor", (_rgb(value),), {}))
+                    ops.append(("setFillColor", (rgb(value),), {}))
             elif key == "fillOpacity":
                 ops.append(("setFillAlpha", (value,), {}))
             elif key == "strokeColor":
                 if value is not None:
                     stroke = 1
-                    ops.append(("setStrokeColor", (_rgb(value),), {}))
+                    ops.append(("setStrokeColor", (rgb(value),), {}))
             elif key == "strokeWidth":
                 ops.append(("setLineWidth", (value,), {}))
             elif key == "strokeLineCap":
@@ -522,9 +339,9 @@ class _Emitter:
     # ------------------------------------------------------------ shapes
     def _rect(self, el, style):
         get = el.get
-        x, y = _length(get("x", "")), _length(get("y", ""))
-        width, height = _length(get("width", "")), _length(get("height", ""))
-        rx, ry = _length(get("rx", "")), _length(get("ry", ""))
+        x, y = length(get("x", "")), length(get("y", ""))
+        width, height = length(get("width", "")), length(get("height", ""))
+        rx, ry = length(get("rx", "")), length(get("ry", ""))
         if rx > width / 2:
             rx = width / 2
         if ry > height / 2:
@@ -545,7 +362,7 @@ class _Emitter:
 
     def _circle(self, el, style):
         get = el.get
-        cx, cy, r = _length(get("cx", "")), _length(get("cy", "")), _length(get("r", ""))
+        cx, cy, r = length(get("cx", "")), length(get("cy", "")), length(get("r", ""))
         paint = self._solid(self._paint(style))
         ops = self.ops
         return None, lambda: self._shape(paint, self.SOLID, lambda stroke, fill: ops.append(
@@ -553,8 +370,8 @@ class _Emitter:
 
     def _ellipse(self, el, style):
         get = el.get
-        cx, cy = _length(get("cx", "")), _length(get("cy", ""))
-        rx, ry = _length(get("rx", "")), _length(get("ry", ""))
+        cx, cy = length(get("cx", "")), length(get("cy", ""))
+        rx, ry = length(get("rx", "")), length(get("ry", ""))
         paint = self._solid(self._paint(style))
         ops = self.ops
         return None, lambda: self._shape(paint, self.SOLID, lambda stroke, fill: ops.append(
@@ -562,8 +379,8 @@ class _Emitter:
 
     def _line(self, el, style):
         get = el.get
-        points = [_length(get(a, "")) for a in ("x1", "y1", "x2", "y2")]
-        _nudge(points)
+        points = [length(get(a, "")) for a in ("x1", "y1", "x2", "y2")]
+        nudge(points)
         paint = self._solid(self._paint(style))
         ops = self.ops
 
@@ -573,10 +390,10 @@ class _Emitter:
         return None, lambda: self._shape(paint, self.LINE, draw)
 
     def _polygon(self, el, style):
-        points = [_length(p) for p in el.get("points", "").replace(",", " ").split()]
+        points = [length(p) for p in el.get("points", "").replace(",", " ").split()]
         if len(points) % 2 or not points:
             return None
-        _nudge(points)
+        nudge(points)
         paint = self._solid(self._paint(style))
         calls = [("moveTo", (points[0], points[1]), {})]
         calls += [("lineTo", (points[i], points[i + 1]), {}) for i in range(2, len(points), 2)]
@@ -590,7 +407,7 @@ class _Emitter:
         d = el.get("d")
         if not d:
             return None
-        commands = _path_commands(d)
+        commands = path_commands(d)
         if not commands or commands[0][0] not in "Mm":
             raise Unsupported("path data that does not start with a move")
         points: list[float] = []
@@ -646,7 +463,7 @@ class _Emitter:
                 qx, qy, xn, yn = n
                 if op == "q":
                     qx, qy, xn, yn = x0 + qx, y0 + qy, x0 + xn, y0 + yn
-                curve(*_quad_to_cubic(x0, y0, qx, qy, xn, yn), xn, yn)
+                curve(*quad_to_cubic(x0, y0, qx, qy, xn, yn), xn, yn)
             elif op in "Aa":
                 rx, ry, phi, large, sweep, xn, yn = n
                 x0, y0 = points[-2:]
@@ -656,7 +473,7 @@ class _Emitter:
                 if abs(rx) <= 1e-10 or abs(ry) <= 1e-10:
                     line(xn, yn)
                 else:
-                    for c in _arc(x0, y0, rx, ry, phi, int(large), int(sweep), xn, yn):
+                    for c in arc(x0, y0, rx, ry, phi, int(large), int(sweep), xn, yn):
                         curve(*c)
             else:  # Z, z
                 operators.append(_CLOSE)
@@ -705,15 +522,15 @@ class _Emitter:
         return _IDENTITY, body
 
     def _image(self, el, style):
-        """A picture a design places (``pictures.image_svg``): its own calls, as svglib's reading gives them."""
+        """A picture a design places (``placement.image_svg``): its own calls, as svglib's reading gives them."""
         spec = el.get("data-pnp-picture")
         if spec is None:
             raise Unsupported("an image that is not a placed picture")
-        from .pictures import calls
+        from ..art.placement import calls
 
         get = el.get
-        found = calls(spec, _length(get("x", "")), _length(get("y", "")), _length(get("width", "")),
-                      _length(get("height", "")), get("preserveAspectRatio", ""))
+        found = calls(spec, length(get("x", "")), length(get("y", "")), length(get("width", "")),
+                      length(get("height", "")), get("preserveAspectRatio", ""))
         ops = self.ops
         return None, lambda: ops.extend(found)
 
@@ -727,9 +544,9 @@ class _Emitter:
         if not text:
             return _FLIP, lambda: None
         font = _font(style)
-        size = _length(style.get("font-size", f"{DEFAULT_FONT_SIZE_PT}pt"))
-        x = _length(get("x", "")) + 0.0
-        y = -(_length(get("y", "")) + 0.0 - 0.0)
+        size = length(style.get("font-size", f"{DEFAULT_FONT_SIZE_PT}pt"))
+        x = length(get("x", "")) + 0.0
+        y = -(length(get("y", "")) + 0.0 - 0.0)
         paint = self._paint(style)
         paint["font"] = (font, size)
         anchor = style.get("text-anchor", "start")

@@ -1,0 +1,37 @@
+"""What the targets that write a picture per card share: file names, a design's sides and
+``manifest.csv``, the list an upload is checked against (``png``, ``tts``, ``shop``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from ..stages.designs import RenderedDesign
+
+
+def safe_name(text: str) -> str:
+    """A file-name part: letters, digits, '-', '_' and '.'; anything else becomes '-'."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
+
+
+def picture_name(slug: str, design: RenderedDesign, side: str, ext: str = "png") -> str:
+    return f"{safe_name(slug)}-{safe_name(design.deck)}-{safe_name(design.card.id)}-{side}.{ext}"
+
+
+def sides(design: RenderedDesign) -> list[tuple[str, str]]:
+    """(side, drawing key) of each side the design has."""
+    out = [("front", design.front_key)]
+    if design.back_key is not None:
+        out.append(("back", design.back_key))
+    return out
+
+
+def manifest_csv(rows: list[dict]) -> bytes:
+    """``manifest.csv``: one row per picture, to check an upload against."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, ["file", "component", "copies", "deck", "id", "side", "width_px", "height_px"],
+                            lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
