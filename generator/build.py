@@ -96,8 +96,10 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
 def uses_pictures(game: Game) -> bool:
     """Whether any template of the game may place a picture file (its content hash then
     takes in the pictures, known only once the designs are rendered)."""
+    from .stages.keys import folder_files
+
     return any("picture(" in p.read_text(encoding="utf-8", errors="replace")
-               for p in game.manifest.folder.rglob("*.j2") if p.is_file())
+               for p in folder_files(game.manifest.folder, "*.j2"))
 
 
 def _target_names(options: BuildOptions, reference: bool) -> list[str]:

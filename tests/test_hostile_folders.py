@@ -175,6 +175,21 @@ def test_a_template_that_is_a_link_out_of_the_folder_is_not_read(game, tmp_path)
           body="{% include 'notes.j2' %}", link=(f"templates/{SLUG}/notes.j2", "/etc/hostname"))
 
 
+def test_a_link_out_of_the_template_folder_is_never_read(game, tmp_path, monkeypatch):
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("a file of the machine's, not the game's", encoding="utf-8")
+    read = []
+    real_bytes, real_text = Path.read_bytes, Path.read_text
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.resolve()) or real_bytes(self))
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: read.append(self.resolve()) or real_text(self, *a, **k))
+    data = tmp_path / "data"
+    shutil.copytree(game, data)
+    (data / "templates" / SLUG / "notes.j2").symlink_to(outside)
+    result = CliRunner().invoke(main, ["check", "--data", str(data)])
+    assert result.exit_code == 0, result.output
+    assert read and outside not in read
+
+
 def test_an_imported_macro_file_is_sandboxed_too(game, tmp_path):
     macros = "{% macro shell() %}\n{{ lipsum.__globals__['os'].popen('touch MARKER').read() }}\n{% endmacro %}\n"
     check(game, tmp_path, at("'lipsum' is undefined", 2, f"templates/{SLUG}/_macros.svg.j2"),

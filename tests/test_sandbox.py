@@ -105,7 +105,6 @@ def test_compiled_templates_in_a_cache_that_came_with_the_folder_never_run(examp
 
     import jinja2
 
-    from generator.diskcache import _seal
     from generator.stages import render
 
     out = example / "output"
@@ -113,23 +112,20 @@ def test_compiled_templates_in_a_cache_that_came_with_the_folder_never_run(examp
     _rebuild(example, out, "4")  # the database is there from the start: the compiled templates are kept, sealed
     db = cache_folder(out) / "cache.sqlite"
     # a stranger's compiled template: the relic template's code with a line that writes a file before it,
-    # sealed with the key of the stranger's own cache (the folder was theirs, at this very place)
+    # kept by the stranger's own cache (the folder was theirs, at this very place)
     marker = tmp_path / "MARKER"
     path = example / "templates" / SLUG / "relic.svg.j2"
     source = path.read_text(encoding="utf-8")
-    env = render.make_env(path.parent)
-    raw = env.compile(source, "relic.svg.j2", str(path), raw=True)
-    bucket = jinja2.bccache.Bucket(env, env.bytecode_cache.get_cache_key("relic.svg.j2", str(path))
-                                   if env.bytecode_cache else
-                                   jinja2.BytecodeCache().get_cache_key("relic.svg.j2", str(path)),
+    raw = render.make_env(path.parent).compile(source, "relic.svg.j2", str(path), raw=True)
+    store = DiskCache(cache_folder(out))
+    kept = store.bytecode_cache()
+    bucket = jinja2.bccache.Bucket(render.make_env(path.parent), kept.get_cache_key("relic.svg.j2", str(path)),
                                    hashlib.sha1(source.encode("utf-8")).hexdigest())
     bucket.code = compile(f"open({str(marker)!r}, 'w').close()\n" + raw, str(path), "exec")
-    payload = bucket.bytecode_to_string()
-    key = DiskCache(cache_folder(out))._code_key()
+    kept.dump_bytecode(bucket)
+    store.close()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM entries WHERE kind='jinja' AND key=?", (bucket.key,)).fetchone()[0]
-        conn.execute("UPDATE entries SET value=? WHERE kind='jinja' AND key=?",
-                     (_seal(hmac.new(key, bucket.key.encode() + payload, "sha256").digest() + payload), bucket.key))
+        evil = conn.execute("SELECT value FROM entries WHERE kind='jinja' AND key=?", (bucket.key,)).fetchone()[0]
     conn.close()
     copy = tmp_path / "copy.sqlite"
     shutil.copy(db, copy)
@@ -140,8 +136,7 @@ def test_compiled_templates_in_a_cache_that_came_with_the_folder_never_run(examp
     # the seal is what kept it out: were it taken, the stranger's code would run
     monkeypatch.setattr(hmac, "compare_digest", lambda a, b: True)
     with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE entries SET value=? WHERE kind='jinja' AND key=?",
-                     (_seal(hmac.new(key, bucket.key.encode() + payload, "sha256").digest() + payload), bucket.key))
+        conn.execute("UPDATE entries SET value=? WHERE kind='jinja' AND key=?", (evil, bucket.key))
     conn.close()
     _rebuild(example, out, "6")
     assert marker.exists()
@@ -239,13 +234,13 @@ def test_the_to_unicode_targets_are_utf16():
 
 # ------------------------------------------------------------------ the bounds are the runner's
 def test_the_bounds_are_changed_by_pnp_limits_and_a_mistake_there_is_one_line():
-    from generator.art.limits import Limits, LimitsError, _from_environment
+    from generator.art.limits import Limits, LimitsError, from_environment
 
-    assert _from_environment("seconds=30, elements=100000") == Limits(seconds=30.0, elements=100_000)
-    assert _from_environment("") == Limits()
+    assert from_environment("seconds=30, elements=100000") == Limits(seconds=30.0, elements=100_000)
+    assert from_environment("") == Limits()
     for text, message in (("secs=3", "PNP_LIMITS: unknown limit 'secs'; known: seconds, string"),
                           ("loops=many", "PNP_LIMITS: loops='many' is not a number"),
                           ("seconds=-1", "PNP_LIMITS: seconds must be a number above 0")):
         with pytest.raises(LimitsError) as exc:
-            _from_environment(text)
+            from_environment(text)
         assert str(exc.value).startswith(message) and exc.value.exit_code == 2

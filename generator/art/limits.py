@@ -50,7 +50,7 @@ class LimitsError(PnpError):
     exit_code = 2
 
 
-def _from_environment(text: str | None) -> Limits:
+def from_environment(text: str | None) -> Limits:
     """``LIMITS`` with the changes ``PNP_LIMITS`` names (``name=value`` pairs, comma-separated)."""
     found = Limits()
     if not text:
@@ -71,7 +71,7 @@ def _from_environment(text: str | None) -> Limits:
     return found
 
 
-LIMITS = _from_environment(os.environ.get("PNP_LIMITS"))
+LIMITS = from_environment(os.environ.get("PNP_LIMITS"))
 
 
 def in_force() -> Limits:

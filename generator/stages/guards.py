@@ -17,6 +17,7 @@ from jinja2.exceptions import SecurityError
 
 from ..art.limits import Limits, in_force
 from .bounds import HelperError, LimitError, too_long
+from .keys import folder_files
 from .sandbox import NETS, Helper
 
 
@@ -147,7 +148,7 @@ def written_at(folder: Path, template: str, needle: str) -> tuple[str, int] | No
         return None
     folder = Path(folder)
     first = folder / template
-    others = sorted(p for p in folder.rglob("*.j2") if p.is_file() and p != first)
+    others = [p for p in folder_files(folder, "*.j2") if p != first]
     for group in ([first], others):
         found = []
         for path in group:

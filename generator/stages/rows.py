@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from model.sheets import Game
 
+from .keys import folder_files
+
 _BLOCK = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 _STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'", re.S)
 _NAME = re.compile(r"(?<![.\w])(?:cards|decks)\b")
@@ -40,9 +42,8 @@ def reading_decks(manifest) -> frozenset[str]:
     own = {name: {deck.front, deck.back} - {None} for name, deck in manifest.decks.items()}
     mine = set().union(*own.values()) | {manifest.reference}
     texts = {}
-    for path in sorted(folder.rglob("*.j2")):
-        if path.is_file():
-            texts[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
+    for path in folder_files(folder, "*.j2"):
+        texts[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
     if any(_reads(text) for name, text in texts.items() if name not in mine):
         return frozenset(manifest.decks)  # a shared template names them: any deck may read them
     return frozenset(name for name, files in own.items() if any(_reads(texts.get(f, "")) for f in files))
