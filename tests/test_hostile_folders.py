@@ -266,8 +266,11 @@ SVG = {
     "a length that is not one": ('<rect x="abc" y="0" width="3" height="3"/>',
                                  f"{T}: the template gave SVG that cannot be drawn: Can't convert 'abc' to length {CARDS}"),
     "a number too large": ('<rect x="1e308" width="3" height="3"/>',
-                           f'{T}: in the SVG it gave, x="1e308" holds the number 1e308; numbers in SVG must be finite '
-                           f"and at most 1,000,000,000 {CARDS}"),
+                           f"{T}: the SVG cannot be drawn: its drawing comes to the number 1e+308, which a PDF cannot "
+                           f"hold; use smaller numbers {CARDS}"),
+    "a number written as nan": ('<rect x="nan" width="3" height="3"/>',
+                                f'{T}: in the SVG it gave, x="nan" holds the number nan; numbers in SVG must be finite '
+                                f"and at most 1,000,000,000 {CARDS}"),
     "a scale too large": ('<svg viewBox="0 0 1e-300 1e-300" width="10" height="10"><rect width="1" height="1"/></svg>',
                           f"{T}: the SVG cannot be drawn: its drawing comes to the number 7.5e+300, which a PDF cannot "
                           f"hold; use smaller numbers {CARDS}"),

@@ -81,16 +81,23 @@ def in_force() -> Limits:
 
 # ---------------------------------------------------------------- numbers in SVG
 _SUSPECT = re.compile(r"\b(?:inf(?:inity)?|nan)\b|\d{10}|\d[eE]\+?0*[1-9]\d", re.I)
+_NOT_FINITE = ("inf", "nan", "Inf", "NaN", "INF", "NAN")
 _ATTRIBUTE = re.compile(r"""\s([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _NUMBER = re.compile(r"[-+]?(?:inf(?:inity)?|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", re.I)
 #: Attributes that hold names, digests or text rather than numbers.
 _WORDS = ("data-", "href", "xlink:", "id", "class", "font-family", "xmlns", "style", "lang", "xml:")
 
 
-def svg_number_problem(svg: str, limit: float | None = None) -> str | None:
+def svg_number_problem(svg: str, limit: float | None = None, quick: bool = False) -> str | None:
     """What is wrong with the numbers of an SVG's attributes, if anything: a number that is not
-    finite or beyond ``limit`` (``Limits.number``) cannot be drawn into a PDF."""
-    if not _SUSPECT.search(svg):
+    finite or beyond ``limit`` (``Limits.number``) cannot be drawn into a PDF.  ``quick``: looked
+    for only when the text holds a word a number that is not finite is written as (the SVG a
+    template writes: a number too large to draw is found in what its drawing comes to,
+    ``display_list_problem``)."""
+    if quick:
+        if not any(word in svg for word in _NOT_FINITE):
+            return None
+    elif not _SUSPECT.search(svg):
         return None
     limit = limit or in_force().number
     for found in _ATTRIBUTE.finditer(svg):

@@ -164,21 +164,27 @@ _STRINGS = frozenset({"capitalize", "center", "e", "escape", "filesizeformat", "
                       "urlencode", "urlize", "wordcount", "wordwrap", "xmlattr", "join", "fmt"})
 #: Filters that take a width or a count (refused beyond the bounds before they run).
 _SIZED = frozenset({"batch", "center", "fmt", "indent", "slice", "truncate", "wordwrap"})
+#: Filters whose result may be many times larger than what they are given (worked out before they run).
+_GROWS = frozenset({"center", "indent", "join", "replace", "wordwrap"})
+_SCALARS = frozenset({int, float, bool, type(None)})
 def guard_filter(name: str, fn):
     """A filter with its arguments and result checked against the bounds."""
     from jinja2.utils import _PassArg
 
-    passed = _PassArg.from_obj(fn) is not None
+    start = 1 if _PassArg.from_obj(fn) is not None else 0
     stringy = name in _STRINGS
+    grows = name in _GROWS
+    sized = name in _SIZED
+    count_limit = "items" if name in ("batch", "slice") else "string"
 
     def guarded(*args, **kwargs):
         budget = current_budget()
         limits = budget.limits
         budget.tick()
-        start = 1 if passed else 0
         value = args[start] if len(args) > start else None
         rest = args[start + 1:]
-        if isinstance(value, (types.GeneratorType, map, filter)):  # a lazy sequence: its items, bounded
+        kind = type(value)
+        if kind is types.GeneratorType or kind is map or kind is filter:  # a lazy sequence: its items, bounded
             import itertools
 
             items = list(itertools.islice(value, limits.items + 1))
@@ -186,18 +192,20 @@ def guard_filter(name: str, fn):
                 raise too_long(f"|{name} of a sequence", len(items), limits.items, "items")
             args = (*args[:start], items, *rest)
             value = items
-        if name in _SIZED:
-            check_big_ints((*rest, *kwargs.values()), limits.items if name in ("batch", "slice") else limits.string,
-                            f"|{name}")
-        if stringy:
+        if sized:
+            check_big_ints((*rest, *kwargs.values()), getattr(limits, count_limit), f"|{name}")
+        if stringy and (grows or kwargs or kind not in _SCALARS or any(type(a) not in _SCALARS for a in rest)):
             size = size_of(value, limits.string) + sum(size_of(a, limits.string) for a in (*rest, *kwargs.values()))
-            if name in ("indent", "replace", "wordwrap", "center", "join") or size > limits.string:
+            if grows or size > limits.string:
                 size = _grown(name, value, rest, kwargs, size, limits.string)
             if size > limits.string:
                 raise too_long(f"|{name}", size, limits.string)
             if name == "format" and isinstance(value, str):
                 check_format(value, rest, limits.string)
-        return check_value(fn(*args, **kwargs), f"|{name}")
+        found = fn(*args, **kwargs)
+        if type(found) is str and len(found) <= limits.string:  # most filters: a short string
+            return found
+        return check_value(found, f"|{name}")
 
     if hasattr(fn, "jinja_pass_arg"):
         guarded.jinja_pass_arg = fn.jinja_pass_arg

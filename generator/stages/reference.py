@@ -441,7 +441,7 @@ def _layout_problem(text: str) -> str:
     found = re.search(r"<(\w+) at .*?\(([\d.]+) x ([\d.]+)\) too large on page (\d+) in frame '\w+'"
                       r"\(([\d.]+) x ([\d.]+)", text, re.S)
     if found is None:
-        text = " ".join(text.split())
+        text = " ".join(re.sub(r"@0x[0-9A-Fa-f]+| at 0x[0-9A-Fa-f]+", "", text).split())  # no object's address
         return f"{text[:200]}{'...' if len(text) > 200 else ''}; make the element smaller"
     kind, w, h, page, fw, fh = found.groups()
     what = _FLOWABLES.get(kind, f"an element ({kind})")

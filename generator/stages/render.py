@@ -193,7 +193,7 @@ class Renderer:
                 self._mistake(template, f'font-family="{family}"', f"font-family \"{family}\" is not a family of "
                               f"this game; families: {', '.join(known)}", card)
                 return None
-        wrong = svg_number_problem(svg)
+        wrong = svg_number_problem(svg, quick=True)
         if wrong:
             self._mistake(template, None, f"in the SVG it gave, {wrong}", card)
             return None
