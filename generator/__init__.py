@@ -1,15 +1,26 @@
 """Spreadsheets -> SVG -> reportlab PDFs.  Knows no game by name: every game is
 a manifest, rows in the sheets and Jinja2 templates under templates/<slug>/.
 
-Stages: ``designs`` renders each design once (``render``: Jinja2 -> SVG ->
-drawing; ``keys``: the per-design keys; ``cache``: the drawing-store contract,
-``diskcache``: the store on disk; ``displaylist``: drawings kept as canvas
-calls); ``targets`` turn the rendered game into files (card sheets via
-``layout`` and ``pdf``, the reference sheet via ``reference``); ``build`` runs
-both and is the only writer.  Imports only ``model`` and third-party libraries.
+A pipeline in layers, each importing only those below it (docs/architecture.md;
+the import-linter contracts of pyproject.toml hold it):
 
-Importing the package imports no third-party library, so that a command that
-only needs option defaults (``pnp --help``) starts quickly.
+- ``build``, ``export``, ``uptodate``, ``diskcache``, ``scaffold``: the build and
+  its caches, the only writers of files;
+- ``targets/``: a rendered game turned into file contents (card sheets, reference
+  sheet, proofs, pictures, Tabletop Simulator, print shops);
+- ``options``: what a build is asked for (``BuildOptions``);
+- ``stages/``: every design rendered once (templates -> SVG -> display lists),
+  its keys and the store contract, the reference sheet, pictures of components;
+- ``sheets/``: page geometry and layout, nets, the card-sheet PDF writer, the
+  calibration sheet;
+- ``draw/``: SVG read into display lists, text set to fit, display lists and
+  picture files drawn on a PDF canvas;
+- ``art/``: what a game brings, read and checked: picture files, SVG, fonts, icons;
+- ``defaults``: what a command line reads without the rest.
+
+Imports only ``model`` and third-party libraries.  Importing the package (or any
+of its subpackages) imports no third-party library, so that a command that only
+needs option defaults (``pnp --help``) starts quickly.
 """
 
 import os as _os

@@ -1,13 +1,13 @@
 """The structure of PNG and JPEG files, read without decoding their pictures: a PNG's
 chunks (``png_info``: its header, palette, transparency and compressed rows; ``png_head``: the
-chunks before its rows), a JPEG's marker segments (``jpeg_head``), the size either claims
-(``claimed_size``), and zlib streams made and read quickly (``inflate``, ``deflate``).
+chunks before its rows), the size a PNG or a JPEG claims (``claimed_size``), and zlib streams
+made and read quickly (``inflate``, ``deflate``).
 
-Pillow reads these files too (and decodes and checks them: ``pictures.inspect``); what is read
-here by hand is what Pillow does not give without decoding the picture or without copying its
-compressed data: a PNG's rows exactly as compressed, so a PDF can take them as they are (or
-split into colours and transparency, ``pdfimages``), and where a JPEG's picture data starts,
-so a PDF can hold the file as it is (docs/architecture.md, "Pictures").
+Pillow reads these files too (it checks them, ``pictures.inspect``, and reads a JPEG's header
+for the PDF, ``pdfimages``); what is read here by hand is what Pillow does not give: a PNG's
+rows exactly as they are compressed, so a PDF can take them as they are or split into colours
+and transparency without decoding them, and the size a file claims before Pillow refuses an
+enormous one in words of its own.  Why, with the figures: docs/architecture.md, "Pictures".
 """
 
 from __future__ import annotations
@@ -130,11 +130,3 @@ def png_head(path: Path) -> bytes:
             out += head + fh.read(length + 4)
     return bytes(out)
 
-
-def jpeg_head(path: Path) -> bytes:
-    """A JPEG file's markers up to its picture data (all of the file when they run past 64 KB)."""
-    with open(path, "rb") as fh:
-        head = fh.read(1 << 16)
-        if not any(marker == 0xDA and end <= len(head) for marker, _, end in _jpeg_segments(head)):
-            head += fh.read()
-    return head

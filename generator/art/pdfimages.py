@@ -21,7 +21,7 @@ import os
 import zlib
 from pathlib import Path
 
-from .formats import deflate, inflate, jpeg_head, png_as_is, png_head, png_info
+from .formats import deflate, inflate, png_as_is, png_head, png_info
 from .pictures import SOURCES, PictureError, digest_of, inspect, named_pictures, resolve, stat_key, take_seen
 
 
@@ -54,7 +54,7 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
     if kind == "jpeg":
         entries = _JPEG.get(digest)
         if entries is None:
-            entries = _JPEG[digest] = _jpeg(jpeg_head(path))
+            entries = _JPEG[digest] = _jpeg(path)
         from model.atomic import FileRange
 
         return entries, FileRange(key[0], 0, key[1], key[1:])
@@ -85,10 +85,11 @@ def _stored(digest: str, mask: bool) -> tuple | None:
         return None
 
 
-def _jpeg(data: bytes) -> tuple:
+def _jpeg(path: Path) -> tuple:
+    """A JPEG's image dictionary entries, from its header (Pillow reads no further)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as im:
+    with Image.open(path) as im:
         w, h = im.size
         mode = im.mode
         adobe = "adobe" in im.info
