@@ -31,15 +31,17 @@ _READ: dict = {}
 
 @lru_cache(maxsize=None)
 def _code() -> str:
-    """What a picture's display list depends on besides the file: the readers' code and versions."""
-    from importlib.metadata import PackageNotFoundError, version
+    """What a picture's display list depends on besides the file: the readers' code, and the
+    files of svglib and reportlab (their sizes and times: an upgrade changes them)."""
+    from importlib.util import find_spec
 
     h = hashlib.sha256(f"svg picture {REVISION}".encode())
     for package in ("svglib", "reportlab"):
-        try:
-            h.update(f"{package} {version(package)}".encode())
-        except PackageNotFoundError:
-            h.update(package.encode())
+        spec = find_spec(package)
+        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+        for path in sorted(folder.glob("*.py")) if folder is not None else ():
+            st = path.stat()
+            h.update(f"{package}/{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     here = Path(__file__).parent
     for name in ("svgfast.py", "svgread.py", "svgvalues.py", "recording.py", "displaylist.py"):
         h.update((here / name).read_bytes())

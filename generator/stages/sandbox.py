@@ -45,7 +45,7 @@ from .bounds import (Buffer, HelperError, LimitError, Output, Rendering, check_f
                      check_str_call, check_value, guard_filter, loop, size_of, stream, template_range, too_long)
 
 #: Bump when what the sandbox compiles or checks changes (compiled templates are kept by it).
-REVISION = 1
+REVISION = 2
 
 
 # ---------------------------------------------------------------- what a template may touch
@@ -161,15 +161,38 @@ NETS = Confined("generator.sheets.nets")
 
 
 # ---------------------------------------------------------------- compiled code that counts
+#: The name a loop's counter is written under in the code made (``_Guarded.visit_For``).
+_LOOP = "pnp-loop"
+
+
 class _Guarded(CodeGenerator):
     """Jinja2's code generator, with every loop counted (``loop``), every buffer a
     block, macro or set block fills checked (``Buffer``) and every ``~`` checked."""
 
-    def visit_Template(self, node, frame=None):
-        for found in node.find_all(nodes.For):
-            found.iter = nodes.Call(nodes.ImportedName(f"{__name__}.loop"), [found.iter], [], None, None,
-                                    lineno=found.iter.lineno)
-        super().visit_Template(node, frame)
+    def visit_For(self, node, frame):
+        if not (isinstance(node.iter, nodes.Call) and isinstance(node.iter.node, nodes.ImportedName)
+                and node.iter.node.importname == _LOOP):
+            node.iter = nodes.Call(nodes.ImportedName(_LOOP), [node.iter], [], None, None, lineno=node.iter.lineno)
+        super().visit_For(node, frame)
+
+    def visit_Add(self, node, frame):
+        number = (int, float)
+        if any(isinstance(side, nodes.Const) and type(side.value) in number for side in (node.left, node.right)):
+            # a number added: a number, or a TypeError, never a long string or list (``B + 3``, most of a
+            # card's sums, run as Python runs them)
+            self.write("(")
+            self.visit(node.left, frame)
+            self.write(" + ")
+            self.visit(node.right, frame)
+            self.write(")")
+            return
+        super().visit_Add(node, frame)
+
+    def visit_ImportedName(self, node, frame):
+        if node.importname == _LOOP:
+            self.write("environment.sandbox_loop")
+            return
+        super().visit_ImportedName(node, frame)
 
     def _output_child_to_const(self, node, frame, finalize):
         if isinstance(node, nodes.TemplateData):
@@ -371,6 +394,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
             if size > limits.string:
                 raise too_long("a formatted string", size, limits.string)
         return check_value(self.binop_table[operator](left, right), f"'{operator}'")
+
+    sandbox_loop = staticmethod(loop)
 
     def sandbox_buffer(self) -> Buffer:
         return Buffer(self.limits.output)
