@@ -226,6 +226,10 @@ BOUNDS = {
                 at("|replace of 10,000,200,000 characters; a template may make at most 1,000,000")),
     "text() sizes": ("{{ text('x', 1, 1, 1e308, 1e308, size=1e308) }}",
                      at("text(): w is 1e+308; it must be between -10000 and 10000")),
+    "text() at a thousand sizes": ("{{ text('word ' * 4000, 0, 0, 50, 50, size=200, min_size=0.01) }}",
+                                   at("text(): 20,000 characters tried at 1,001 sizes (200 down to 0.01 mm) is more "
+                                      "work than a text may take (2,000,000 characters times sizes); give it a "
+                                      "narrower size range (min_size) or fewer characters")),
     "picture() sizes": ("{{ picture(card.art, 0, 0, 1e309, 5) }}", at("picture(): w is inf; it must be a finite number")),
     "icon() sizes": ("{{ icon('star', 'x', 1, 1) }}", at("icon(): cx must be a number, not 'x'")),
     "nested elements": ("{% for i in range(2000) %}<g>{% endfor %}{% for i in range(2000) %}</g>{% endfor %}",

@@ -39,6 +39,7 @@ class Limits:
     nesting: int = 100  # elements nested in one another, in a template's output or a picture SVG
     template_bytes: int = 1_000_000  # a template file's size
     text: int = 20_000  # characters of one text() or rich() value
+    fitting: int = 2_000_000  # characters times the sizes one text() may try to fit them at
     picture_bytes: int = 8 * 2**20  # a picture SVG file's size
     picture_elements: int = 30_000  # elements of a picture SVG file
 

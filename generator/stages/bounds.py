@@ -52,10 +52,10 @@ class Budget:
 
 
 def current_budget() -> Budget:
+    """The budget of the rendering under way in this thread; outside one (a macro called from
+    Python), a budget of its own for the call, never kept for a later rendering."""
     found = getattr(_local, "budget", None)
-    if found is None:  # a template rendered outside ``Template.render`` (a module imported at its first use)
-        found = _local.budget = Budget(in_force())
-    return found
+    return found if found is not None else Budget(in_force())
 
 
 class Rendering:

@@ -84,6 +84,24 @@ def _text_value(helper: str, value, limit: int):
     return value
 
 
+def _fitting(args: list, kwargs: dict, limits: Limits) -> None:
+    """Refuse a text() that would be set at so many sizes, each of so many characters, that it
+    would take minutes (``text(long, ..., size=200, min_size=0.01)``: a thousand sizes)."""
+    from ..draw.text import STEP
+
+    value = "" if args[0] is None else str(args[0])
+    size = args[5] if len(args) > 5 else kwargs.get("size", 3.5)
+    least = args[6] if len(args) > 6 else kwargs.get("min_size")
+    least = size * 0.6 if least is None else least
+    if not isinstance(size, (int, float)) or not isinstance(least, (int, float)):
+        return
+    sizes = max(1.0, (size - least) / STEP + 1)
+    if sizes * len(value) > limits.fitting:
+        raise HelperError(f"text(): {len(value):,} characters tried at {sizes:,.0f} sizes ({size:g} down to "
+                          f"{least:g} mm) is more work than a text may take ({limits.fitting:,} characters times "
+                          "sizes); give it a narrower size range (min_size) or fewer characters")
+
+
 #: Each helper's numeric arguments: name -> (position, low, high); sizes in mm.
 _COORD, _SIZE = 1e5, 1e4
 _NUMBERS = {
@@ -107,6 +125,8 @@ def _checked(helper: str, fn, limits: Limits):
                 kwargs[name] = _number(helper, name, kwargs[name], low, high, limits.number)
         if helper in ("text", "rich") and args:
             _text_value(helper, args[0], limits.text)
+        if helper == "text" and args:
+            _fitting(args, kwargs, limits)
         for value in (*args, *kwargs.values()):
             if isinstance(value, str) and len(value) > limits.string:
                 raise too_long(f"{helper}()", len(value), limits.string)
