@@ -237,10 +237,19 @@ BOUNDS = {
     "many elements": ('{% for i in range(60000) %}<rect width="1" height="1"/>{% endfor %}',
                       at("the template wrote more than 50,000 elements")),
     "a long output": ("{% for i in range(100) %}{{ 'x' * 900000 }}{% endfor %}",
-                      at("rendered text of {n} characters; a template may make at most 4,000,000")),
+                      at("printed values ({{ }}) in all of {n} characters; a template may make at most 16,000,000")),
+    "a long output of the template's own": ("{% for i in range(100000) %}" + "<!-- a comment of its own -->" * 20
+                                            + "{% endfor %}",
+                                            at("rendered text of {n} characters; a template may make at most "
+                                               "4,000,000")),
     "a long macro": ("{% macro big() %}{% for i in range(100) %}{{ 'x' * 900000 }}{% endfor %}{% endmacro %}"
-                     "{{ big() }}", at("rendered text of 4,500,000 characters; a template may make at most 4,000,000")),
-    "a template including itself": ("{% include 'card.svg.j2' %}", at("the template nests elements more than 100 deep")),
+                     "{{ big() }}", at("printed values ({{ }}) in all of {n} characters; a template may make at "
+                                       "most 16,000,000")),
+    "a long set block": ("{% set big %}{% for i in range(5) %}{{ 'x' * 900000 }}{% endfor %}{% endset %}",
+                         at("rendered text of 4,500,000 characters; a template may make at most 4,000,000")),
+    "a template including itself": ("{% include 'card.svg.j2' %}",
+                                    at("templates call, include, extend or import one another without end (or nest "
+                                       "too deeply to read); break the circle")),
 }
 
 

@@ -31,6 +31,7 @@ class Limits:
     string: int = 1_000_000  # characters in one string a template makes
     items: int = 100_000  # items in one list it makes (range() included)
     output: int = 4_000_000  # characters it renders, and any block, macro or set block of it
+    printed: int = 16_000_000  # characters of the values it prints ({{ value }}) in all, a macro's again where printed
     loops: int = 1_000_000  # loop iterations in one rendering, all loops together
     calls: int = 50  # macros calling macros, nested
     number: float = 1e9  # the largest number a helper or an SVG attribute takes

@@ -5,14 +5,17 @@ its loop iterations in all, its macros calling macros.  ``loop`` counts every lo
 (the sandbox's code generator puts it around each one), ``template_range`` bounds
 ``range()``, ``guard_filter`` wraps every filter so that its arguments and result
 are checked, ``check_str_call`` bounds the string methods that make long strings,
-``Buffer`` counts what a block, macro or set block renders as it grows, and
-``stream`` counts a template's output (its size, its elements and how deeply they
-nest) as it streams, raising past a bound inside the template's own frame, at the
-line that wrote the chunk.  The bounds are ``art.limits.Limits``.
+``joined`` checks the size of what a block, macro or set block rendered before it
+is joined (every value printed in it was counted by the sandbox's ``finalize``), and
+``stream`` counts a template's output as it streams, raising past a bound inside the
+template's own frame, at the line that wrote the chunk (``shape`` counts its elements
+and their nesting in the whole text; ``stream(detailed=True)`` finds the line).  The bounds are ``art.limits.Limits``.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import threading
 import time
@@ -32,30 +35,37 @@ class HelperError(ValueError):
 
 
 # ---------------------------------------------------------------- the budget of one rendering
-_local = threading.local()
+class _Local(threading.local):
+    budget = None  # the budget of the rendering under way in this thread
+
+
+_local = _Local()
 
 
 class Budget:
     """What one rendering may still spend: loop iterations, time, nested macro calls."""
 
-    __slots__ = ("limits", "deadline", "loops", "calls")
+    __slots__ = ("limits", "deadline", "loops", "calls", "ticks", "printable")
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.deadline = time.monotonic() + limits.seconds
         self.loops = limits.loops
         self.calls = 0
+        self.ticks = 0
+        self.printable = limits.printed  # characters of values ({{ value }}) it may still print
 
     def tick(self) -> None:
-        if time.monotonic() > self.deadline:
+        """Now and then (every 16th time), stop a rendering past its time."""
+        self.ticks += 1
+        if (self.ticks & 15) == 0 and time.monotonic() > self.deadline:
             raise LimitError(f"the template ran for more than {self.limits.seconds:g} s (the time a design may take)")
 
 
 def current_budget() -> Budget:
     """The budget of the rendering under way in this thread; outside one (a macro called from
     Python), a budget of its own for the call, never kept for a later rendering."""
-    found = getattr(_local, "budget", None)
-    return found if found is not None else Budget(in_force())
+    return _local.budget or Budget(in_force())
 
 
 class Rendering:
@@ -67,7 +77,7 @@ class Rendering:
         self.limits = limits
 
     def __enter__(self):
-        self.outer = getattr(_local, "budget", None)
+        self.outer = _local.budget
         if self.outer is None:
             _local.budget = Budget(self.limits)
         return _local.budget
@@ -143,19 +153,94 @@ def check_big_ints(args, limit: int, what: str) -> None:
             raise LimitError(f"{what} was given {value:,}; a template may ask for at most {limit:,}")
 
 
-_FIELD = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?|\{[^{}]*\}")
+#: A format field (``%...`` or ``{...}``) with a number of seven digits or more in it.
+_WIDE_FIELD = re.compile(r"%[-+ #0*]*\d{7,}|%[-+ #0*\d]*\.\d{7,}|\{[^{}]*\d{7,}[^{}]*\}")
+_DIGITS = re.compile(r"\d{7,}")
 
 
 def check_format(text: str, args, limit: int) -> None:
     """Refuse a format string (``%`` or ``str.format``) whose fields ask for a width or precision beyond ``limit``."""
-    if "%" not in text and "{" not in text:
-        return
-    for found in _FIELD.finditer(text):
-        for digits in re.findall(r"\d+", found.group(0)):
-            if len(digits) > 9 or int(digits) > limit:
-                raise LimitError(f"a format field '{found.group(0)[:30]}' asks for {int(digits):,} characters; "
-                                 f"a template may make at most {limit:,}")
-    check_big_ints(args, limit, "a format")
+    found = _WIDE_FIELD.search(text) if ("%" in text or "{" in text) else None
+    if found is not None:
+        asked = int(_DIGITS.search(found.group(0)).group(0))
+        if asked > limit:
+            raise LimitError(f"a format field '{found.group(0)[:30]}' asks for {asked:,} characters; "
+                             f"a template may make at most {limit:,}")
+    for value in args:
+        if type(value) is int and not -limit <= value <= limit:
+            check_big_ints(args, limit, "a format")
+
+
+def finalize(value):
+    """Every ``{{ value }}`` before it is written: no number that is not finite, no value too large to print."""
+    kind = type(value)
+    if kind is str or kind is Markup:
+        budget = _local.budget
+        if budget is not None:
+            budget.printable -= len(value)
+            if budget.printable < 0:
+                most = budget.limits.printed
+                raise too_long("printed values ({{ }}) in all", most - budget.printable, most)
+        return value
+    if kind is int or kind is bool:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise HelperError(f"the template printed the number {value}; numbers must be finite")
+        return value
+    if kind in (list, tuple, dict, set, frozenset):
+        limit = current_budget().limits.string
+        size = size_of(value, limit)
+        if size > limit:
+            raise too_long("a printed value", size, limit)
+    return value
+
+
+def add(left, right):
+    """``left + right`` in a template: numbers as Python adds them, strings and lists within their bounds."""
+    a, b = type(left), type(right)
+    if (a is float or a is int) and (b is float or b is int):
+        return left + right
+    if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+        limits = (_local.budget or Budget(in_force())).limits
+        size = len(left) + len(right)
+        limit = limits.string if isinstance(left, str) else limits.items
+        if size > limit:
+            raise too_long("a sum", size, limit, "characters" if isinstance(left, str) else "items")
+    return check_value(left + right, "'+'")
+
+
+def mul(left, right):
+    """``left * right`` in a template: numbers as Python multiplies them (whole numbers within their
+    bits), a string or list repeated within its bounds."""
+    a, b = type(left), type(right)
+    if a is float or b is float:  # a number, or a TypeError
+        return left * right
+    if a is int and b is int and left.bit_length() + right.bit_length() <= 64:
+        return left * right
+    limits = (_local.budget or Budget(in_force())).limits
+    if a is int and b is int:
+        if left.bit_length() + right.bit_length() > limits.bits + 1:
+            raise LimitError(f"a product of about {left.bit_length() + right.bit_length():,} bits; "
+                             f"a template may make at most {limits.bits:,}")
+        return left * right
+    seq, n = (left, right) if b is int else (right, left)
+    if type(n) is int and isinstance(seq, (str, list, tuple)):
+        size = len(seq) * max(n, 0)
+        limit = limits.string if isinstance(seq, str) else limits.items
+        if size > limit:
+            raise too_long("a repeated value", size, limit, "characters" if isinstance(seq, str) else "items")
+    return check_value(left * right, "'*'")
+
+
+def fmt(value, digits=2) -> str:
+    """``|fmt(d)``: a number with ``d`` decimals (at most 20)."""
+    if type(digits) is not int or not 0 <= digits <= 20:
+        raise HelperError(f"|fmt({digits!r}): give the decimals as a whole number from 0 to 20")
+    return f"{value:.{digits}f}"
+
+
+fmt.pnp_guarded = True  # checked itself: no wrapper
 
 
 #: Filters that make a string from their value (its size checked before they run).
@@ -178,23 +263,26 @@ def guard_filter(name: str, fn):
     count_limit = "items" if name in ("batch", "slice") else "string"
 
     def guarded(*args, **kwargs):
-        budget = current_budget()
+        budget = _local.budget or Budget(in_force())
         limits = budget.limits
-        budget.tick()
         value = args[start] if len(args) > start else None
         rest = args[start + 1:]
         kind = type(value)
         if kind is types.GeneratorType or kind is map or kind is filter:  # a lazy sequence: its items, bounded
-            import itertools
-
             items = list(itertools.islice(value, limits.items + 1))
             if len(items) > limits.items:
                 raise too_long(f"|{name} of a sequence", len(items), limits.items, "items")
             args = (*args[:start], items, *rest)
             value = items
-        if sized:
+            kind = list
+        plain = not kwargs
+        for v in rest:  # arguments that are numbers, and small ones, ask for nothing large
+            if type(v) not in _SCALARS or (type(v) is int and not -1000 <= v <= 1000):
+                plain = False
+                break
+        if sized and not plain:
             check_big_ints((*rest, *kwargs.values()), getattr(limits, count_limit), f"|{name}")
-        if stringy and (grows or kwargs or kind not in _SCALARS or any(type(a) not in _SCALARS for a in rest)):
+        if stringy and (grows or not plain or kind not in _SCALARS):
             size = size_of(value, limits.string) + sum(size_of(a, limits.string) for a in (*rest, *kwargs.values()))
             if grows or size > limits.string:
                 size = _grown(name, value, rest, kwargs, size, limits.string)
@@ -258,80 +346,89 @@ def check_str_call(text: str, name: str, args, kwargs, limits: Limits) -> None:
                 raise too_long("join()", size, limits.string)
 
 
-class Buffer(list):
-    """What a block, macro, call or set block renders, counted as it grows."""
-
-    __slots__ = ("size", "limit")
-
-    def __init__(self, limit: int):
-        super().__init__()
-        self.size = 0
-        self.limit = limit
-
-    def append(self, item) -> None:
-        self.extend((item,))
-
-    def extend(self, items) -> None:
-        items = tuple(items)
-        for item in items:  # the generated code appends strings only
-            self.size += len(item) if isinstance(item, str) else 0
-        if self.size > self.limit:
-            raise too_long("rendered text", self.size, self.limit)
-        list.extend(self, items)
+def joined(parts: list, limit: int) -> str:
+    """The text of what a block, macro, call or set block rendered (its parts), its size
+    checked before it is joined."""
+    try:
+        size = sum(map(len, parts))
+    except TypeError:
+        size = sum(len(str(p)) for p in parts)
+    if size > limit:
+        raise too_long("rendered text", size, limit)
+    return "".join(parts)
 
 
 _TAG = re.compile(r"<[/!?]?|/>")
 
 
-class Output:
-    """What a template renders as it streams: its size, its elements and how deep they nest."""
-
-    __slots__ = ("limits", "size", "elements", "depth")
-
-    def __init__(self, limits: Limits):
-        self.limits = limits
-        self.size = self.elements = self.depth = 0
-
-    def add(self, chunk: str) -> None:
-        limits = self.limits
-        self.size += len(chunk)
-        if self.size > limits.output:
-            raise too_long("rendered text", self.size, limits.output)
-        if "<" not in chunk and "/>" not in chunk:
-            return
-        opening = chunk.count("<")
-        closing = chunk.count("</")
-        opened = opening - closing - chunk.count("<!") - chunk.count("<?")
-        self.elements += opened
-        if self.elements > limits.elements:
-            raise LimitError(f"the template wrote more than {limits.elements:,} elements")
-        if self.depth + opened > limits.nesting:  # it may nest too deeply: follow its tags one by one
-            depth = self.depth
-            for tag in _TAG.findall(chunk):
-                if tag == "<":
-                    depth += 1
-                    if depth > limits.nesting:
-                        raise LimitError(f"the template nests elements more than {limits.nesting} deep")
-                elif tag in ("</", "/>"):
-                    depth -= 1
-            self.depth = depth
-        else:
-            self.depth += opened - closing - chunk.count("/>")
+def _nested(chunk: str, depth: int, limit: int) -> int:
+    """The depth after ``chunk``, its tags followed one by one (it may nest past ``limit``)."""
+    for tag in _TAG.findall(chunk):
+        if tag == "<":
+            depth += 1
+            if depth > limit:
+                raise LimitError(f"the template nests elements more than {limit} deep")
+        elif tag in ("</", "/>"):
+            depth -= 1
+    return depth
 
 
-def stream(chunks, limits: Limits) -> str:
-    """The text of a rendering's chunks, checked as they come: past a bound, the error is
-    raised inside the template (its frame, at the line that wrote the chunk)."""
-    out = Output(limits)
+def stream(chunks, limits: Limits, detailed: bool = False) -> str:
+    """The text of a rendering's chunks, its size checked as they come (and, ``detailed``, its
+    elements and how deeply they nest): past a bound, the error is raised inside the template
+    (its frame, at the line that wrote the chunk)."""
     parts = []
-    for chunk in chunks:
+    size = elements = depth = 0
+    most, most_elements, most_depth = limits.output, limits.elements, limits.nesting
+    if not detailed:  # a batch of chunks at a time, counted at C speed (the line said: the batch's last)
         try:
-            out.add(chunk)
+            while True:
+                batch = list(itertools.islice(chunks, 16))
+                if not batch:
+                    return "".join(parts)
+                size += sum(map(len, batch))
+                if size > most:
+                    raise too_long("rendered text", size, most)
+                parts += batch
         except LimitError as exc:
             if isinstance(chunks, types.GeneratorType):
                 chunks.throw(exc)  # raised in the template's frame, at its line
             raise
-        parts.append(chunk)
+    try:
+        for chunk in chunks:
+            size += len(chunk)
+            if size > most:
+                raise too_long("rendered text", size, most)
+            if "<" in chunk:
+                closing = chunk.count("</")
+                opened = chunk.count("<") - closing - chunk.count("<!") - chunk.count("<?")
+                elements += opened
+                if depth + opened > most_depth:
+                    depth = _nested(chunk, depth, most_depth)
+                else:
+                    depth += opened - closing - chunk.count("/>")
+                if elements > most_elements:
+                    raise LimitError(f"the template wrote more than {most_elements:,} elements")
+            elif "/>" in chunk:
+                depth -= chunk.count("/>")
+            parts.append(chunk)
+    except LimitError as exc:
+        if isinstance(chunks, types.GeneratorType):
+            chunks.throw(exc)  # raised in the template's frame, at its line
+        raise
     return "".join(parts)
 
 
+def shape(text: str, limits: Limits) -> str | None:
+    """What is wrong with a rendering's elements (too many, nested too deeply), if anything:
+    counted in the whole text at once (``stream(detailed=True)`` finds the line)."""
+    opened = text.count("<") - text.count("</") - text.count("<!") - text.count("<?")
+    if opened > limits.elements:
+        return f"the template wrote more than {limits.elements:,} elements"
+    if opened > limits.nesting and max(itertools.accumulate(map(_STEPS.__getitem__, _TAG.findall(text)))) > limits.nesting:
+        return f"the template nests elements more than {limits.nesting} deep"
+    return None
+
+
+#: How each tag changes the depth (an opening tag, a closing one, one that closes itself, a comment ...).
+_STEPS = {"<": 1, "</": -1, "/>": -1, "<!": 0, "<?": 0}

@@ -16,6 +16,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 
 from ..art.limits import Limits, in_force
+from ..draw.text import STEP
 from .bounds import HelperError, LimitError, too_long
 from .keys import folder_files
 from .sandbox import NETS, Helper
@@ -58,6 +59,9 @@ class FolderLoader(jinja2.BaseLoader):
 # ---------------------------------------------------------------- the helpers a template calls
 def _number(helper: str, name: str, value, low: float, high: float, limit: float):
     """A helper's numeric argument, checked: a finite number between ``low`` and ``high``."""
+    kind = type(value)
+    if (kind is int or kind is float) and low <= value <= high and -limit <= value <= limit:
+        return value  # the common case (inf and nan compare false)
     if value is None:
         return value
     if type(value) is bool or not isinstance(value, (int, float)):
@@ -84,11 +88,9 @@ def _text_value(helper: str, value, limit: int):
     return value
 
 
-def _fitting(args: list, kwargs: dict, limits: Limits) -> None:
+def _fitting(args, kwargs: dict, limits: Limits) -> None:
     """Refuse a text() that would be set at so many sizes, each of so many characters, that it
     would take minutes (``text(long, ..., size=200, min_size=0.01)``: a thousand sizes)."""
-    from ..draw.text import STEP
-
     value = "" if args[0] is None else str(args[0])
     size = args[5] if len(args) > 5 else kwargs.get("size", 3.5)
     least = args[6] if len(args) > 6 else kwargs.get("min_size")
@@ -102,43 +104,60 @@ def _fitting(args: list, kwargs: dict, limits: Limits) -> None:
                           "sizes); give it a narrower size range (min_size) or fewer characters")
 
 
-#: Each helper's numeric arguments: name -> (position, low, high); sizes in mm.
+#: Each helper's numeric arguments: (name, position or None for keyword only, low, high); sizes in mm.
 _COORD, _SIZE = 1e5, 1e4
 _NUMBERS = {
-    "text": {"x": (1, -_COORD, _COORD), "y": (2, -_COORD, _COORD), "w": (3, -_SIZE, _SIZE), "h": (4, -_SIZE, _SIZE),
-             "size": (5, 0.01, 200), "min_size": (6, 0.01, 200), "line_height": (None, 0.1, 10),
-             "opacity": (None, 0, 1)},
-    "picture": {"x": (1, -_COORD, _COORD), "y": (2, -_COORD, _COORD), "w": (3, -_SIZE, _SIZE), "h": (4, -_SIZE, _SIZE)},
-    "icon": {"cx": (1, -_COORD, _COORD), "cy": (2, -_COORD, _COORD), "size": (3, -_SIZE, _SIZE)},
+    "text": (("x", 1, -_COORD, _COORD), ("y", 2, -_COORD, _COORD), ("w", 3, -_SIZE, _SIZE), ("h", 4, -_SIZE, _SIZE),
+             ("size", 5, 0.01, 200), ("min_size", 6, 0.01, 200), ("line_height", None, 0.1, 10),
+             ("opacity", None, 0, 1)),
+    "picture": (("x", 1, -_COORD, _COORD), ("y", 2, -_COORD, _COORD), ("w", 3, -_SIZE, _SIZE),
+                ("h", 4, -_SIZE, _SIZE)),
+    "icon": (("cx", 1, -_COORD, _COORD), ("cy", 2, -_COORD, _COORD), ("size", 3, -_SIZE, _SIZE)),
 }
 
 
-def _checked(helper: str, fn, limits: Limits):
-    spec = _NUMBERS.get(helper, {})
+class Checked:
+    """A helper's arguments checked before it runs: its numbers finite and in range, its text
+    not too long (``_NUMBERS``, ``Limits``)."""
 
-    def run(*args, **kwargs):
-        args = list(args)
-        for name, (at, low, high) in spec.items():
+    __slots__ = ("name", "spec", "limits")
+
+    def __init__(self, name: str, limits: Limits):
+        self.name, self.spec, self.limits = name, _NUMBERS.get(name, ()), limits
+
+    def __call__(self, args: tuple, kwargs: dict) -> tuple:
+        limits = self.limits
+        largest = limits.number
+        for name, at, low, high in self.spec:
             if at is not None and at < len(args):
-                args[at] = _number(helper, name, args[at], low, high, limits.number)
+                value = args[at]
             elif name in kwargs:
-                kwargs[name] = _number(helper, name, kwargs[name], low, high, limits.number)
-        if helper in ("text", "rich") and args:
-            _text_value(helper, args[0], limits.text)
-        if helper == "text" and args:
+                value = kwargs[name]
+            else:
+                continue
+            kind = type(value)
+            if (kind is int or kind is float) and low <= value <= high and -largest <= value <= largest:
+                continue  # the common case (inf and nan compare false)
+            value = _number(self.name, name, value, low, high, largest)
+            if at is not None and at < len(args):
+                args = (*args[:at], value, *args[at + 1:])
+            else:
+                kwargs[name] = value
+        for value in args:
+            if type(value) is str and len(value) > limits.text:
+                if len(value) > limits.string or self.name in ("text", "rich"):
+                    _text_value(self.name, value, limits.text)
+                    raise too_long(f"{self.name}()", len(value), limits.string)
+        if self.name == "text" and args:
             _fitting(args, kwargs, limits)
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, str) and len(value) > limits.string:
-                raise too_long(f"{helper}()", len(value), limits.string)
-        return fn(*args, **kwargs)
-    return Helper(helper, run)
+        return args
 
 
 def helpers(kit, limits: Limits | None = None) -> dict:
     """The helpers of one rendered design, for its template: ``kit``'s (``render.Kit``), each
     with its arguments checked, and the geometry of ``nets``."""
     limits = limits or in_force()
-    return {name: _checked(name, getattr(kit, name), limits)
+    return {name: Helper(name, getattr(kit, name), Checked(name, limits))
             for name in ("text", "icon", "picture", "pal", "describe", "rich")} | {"nets": NETS}
 
 

@@ -79,8 +79,6 @@ def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
     env = Sandbox(loader=FolderLoader([folder, BUILTIN_TEMPLATES]), autoescape=True, undefined=Undefined,
                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                   bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
-    env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
-    env.guard_filters()
     return env
 
 

@@ -41,11 +41,12 @@ from jinja2.utils import Cycler, Joiner
 from markupsafe import Markup
 
 from ..art.limits import Limits, in_force
-from .bounds import (Buffer, HelperError, LimitError, Output, Rendering, check_format, current_budget,
+from . import bounds
+from .bounds import (LimitError, Rendering, check_format, current_budget, finalize, fmt, joined, shape,
                      check_str_call, check_value, guard_filter, loop, size_of, stream, template_range, too_long)
 
 #: Bump when what the sandbox compiles or checks changes (compiled templates are kept by it).
-REVISION = 2
+REVISION = 3
 
 
 # ---------------------------------------------------------------- what a template may touch
@@ -71,14 +72,17 @@ def owner_ok(kind: type) -> bool:
 
 
 class Helper:
-    """A function a template may call: a wrapped helper (its arguments checked) or a sandboxed ``format``."""
+    """A function a template may call: a helper, its arguments checked by ``check`` (which gives
+    them back, numbers made numbers) before it runs, or a sandboxed ``format``."""
 
-    __slots__ = ("name", "fn", "__weakref__")
+    __slots__ = ("name", "fn", "check", "__weakref__")
 
-    def __init__(self, name: str, fn):
-        self.name, self.fn = name, fn
+    def __init__(self, name: str, fn, check=None):
+        self.name, self.fn, self.check = name, fn, check
 
     def __call__(self, *args, **kwargs):
+        if self.check is not None:
+            args = self.check(args, kwargs)
         return self.fn(*args, **kwargs)
 
     def __repr__(self) -> str:
@@ -167,7 +171,7 @@ _LOOP = "pnp-loop"
 
 class _Guarded(CodeGenerator):
     """Jinja2's code generator, with every loop counted (``loop``), every buffer a
-    block, macro or set block fills checked (``Buffer``) and every ``~`` checked."""
+    block, macro or set block fills checked when it is joined, and every ``~`` checked."""
 
     def visit_For(self, node, frame):
         if not (isinstance(node.iter, nodes.Call) and isinstance(node.iter.node, nodes.ImportedName)
@@ -175,18 +179,35 @@ class _Guarded(CodeGenerator):
             node.iter = nodes.Call(nodes.ImportedName(_LOOP), [node.iter], [], None, None, lineno=node.iter.lineno)
         super().visit_For(node, frame)
 
-    def visit_Add(self, node, frame):
-        number = (int, float)
-        if any(isinstance(side, nodes.Const) and type(side.value) in number for side in (node.left, node.right)):
-            # a number added: a number, or a TypeError, never a long string or list (``B + 3``, most of a
-            # card's sums, run as Python runs them)
+    def visit_Template(self, node, frame=None):
+        # the bounds' functions the code calls most, as names of the template's own module
+        self.writeline(f"from {bounds.__name__} import add as pnp_add, mul as pnp_mul, finalize as pnp_finalize")
+        super().visit_Template(node, frame)
+
+    def _make_finalize(self):
+        found = super()._make_finalize()
+        self._finalize = self._FinalizeInfo(found.const, "pnp_finalize(")
+        return self._finalize
+
+    def _arithmetic(self, node, frame, op: str, checked: str, plain: tuple) -> None:
+        """``left op right``: as Python runs it when a constant of a ``plain`` type makes the result a
+        number or a TypeError (``B + 3``, ``w * 0.5``), else through the bounds' ``checked``."""
+        if any(isinstance(side, nodes.Const) and type(side.value) in plain for side in (node.left, node.right)):
             self.write("(")
             self.visit(node.left, frame)
-            self.write(" + ")
-            self.visit(node.right, frame)
-            self.write(")")
-            return
-        super().visit_Add(node, frame)
+            self.write(f" {op} ")
+        else:
+            self.write(f"{checked}(")
+            self.visit(node.left, frame)
+            self.write(", ")
+        self.visit(node.right, frame)
+        self.write(")")
+
+    def visit_Add(self, node, frame):
+        self._arithmetic(node, frame, "+", "pnp_add", (int, float))
+
+    def visit_Mul(self, node, frame):
+        self._arithmetic(node, frame, "*", "pnp_mul", (float,))
 
     def visit_ImportedName(self, node, frame):
         if node.importname == _LOOP:
@@ -204,10 +225,6 @@ class _Guarded(CodeGenerator):
             self.write(f"float({str(node.value)!r})")
             return
         super().visit_Const(node, frame)
-
-    def buffer(self, frame):
-        frame.buffer = self.temporary_identifier()
-        self.writeline(f"{frame.buffer} = environment.sandbox_buffer()")
 
     def visit_Concat(self, node, frame):
         if frame.eval_ctx.volatile:
@@ -227,47 +244,29 @@ class _Template(jinja2.Template):
     def render(self, *args, **kwargs) -> str:
         env = self.environment
         with Rendering(env.limits):
-            ctx = self.new_context(dict(*args, **kwargs))
             try:
-                return stream(self.root_render_func(ctx), env.limits)
+                text = stream(self.root_render_func(self.new_context(dict(*args, **kwargs))), env.limits)
+                wrong = shape(text, env.limits)
+                if wrong is None:
+                    return text
+                # too many elements, or nested too deeply: rendered again, followed chunk by chunk,
+                # to say it at the line that wrote them
+                stream(self.root_render_func(self.new_context(dict(*args, **kwargs))), env.limits, detailed=True)
+                raise LimitError(wrong)
             except Exception:
                 env.handle_exception()
 
     def make_module(self, vars=None, shared=False, locals=None):
         ctx = self.new_context(vars, shared, locals)
         with Rendering(self.environment.limits):
-            out = Output(self.environment.limits)
-            body = []
-            chunks = self.root_render_func(ctx)
-            for chunk in chunks:
-                try:
-                    out.add(chunk)
-                except LimitError as exc:
-                    chunks.throw(exc)  # raised in the template's frame, at its line
-                    raise
-                body.append(chunk)
-        return TemplateModule(self, ctx, body)
+            body = stream(self.root_render_func(ctx), self.environment.limits)
+        return TemplateModule(self, ctx, [body])
 
 
 # ---------------------------------------------------------------- the environment
-def _finalize(value):
-    """Every ``{{ value }}`` before it is written: no number that is not finite, no value too large to print."""
-    kind = type(value)
-    if kind is str or kind is Markup or kind is int or kind is bool:
-        return value
-    if kind is float:
-        if not math.isfinite(value):
-            raise HelperError(f"the template printed the number {value}; numbers must be finite")
-        return value
-    if kind in (list, tuple, dict, set, frozenset):
-        limit = current_budget().limits.string
-        size = size_of(value, limit)
-        if size > limit:
-            raise too_long("a printed value", size, limit)
-    return value
-
-
 #: Filters gone from the sandbox: they print the inside of objects (file paths included) or lorem ipsum.
+#: The values a template reads from a value it may read without further checks: no callable, nothing internal.
+_READ_AS_IS = frozenset({str, Markup, int, float, bool, type(None), tuple, list, dict})
 _GONE_FILTERS = ("pprint",)
 _GONE_GLOBALS = ("lipsum",)
 
@@ -277,10 +276,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     code_generator_class = _Guarded
     template_class = _Template
-    intercepted_binops = frozenset({"+", "*", "**", "%"})
+    intercepted_binops = frozenset({"**", "%"})
 
     def __init__(self, *args, limits: Limits | None = None, **kwargs):
-        kwargs.setdefault("finalize", _finalize)
+        kwargs.setdefault("finalize", finalize)
         super().__init__(*args, **kwargs)
         self.limits = limits or in_force()
         for name in _GONE_GLOBALS:
@@ -288,6 +287,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         for name in _GONE_FILTERS:
             self.filters.pop(name, None)
         self.globals["range"] = template_range
+        self.filters["fmt"] = fmt
         self.guard_filters()
 
     def guard_filters(self) -> None:
@@ -299,6 +299,19 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 self.filters[name] = guarded
 
     # -------------------------------------------------------- reading values
+    def getattr(self, obj, attribute):
+        # the common case first: a plain value (a string, a number, a list ...) of a value a
+        # template may read (a card's column, a loop's index): no method, nothing internal
+        try:
+            value = getattr(obj, attribute)
+        except AttributeError:
+            return super().getattr(obj, attribute)
+        except Exception:  # an attribute that fails when read: as Jinja2's own sandbox says it
+            return super().getattr(obj, attribute)
+        if type(value) in _READ_AS_IS and attribute[:1] != "_" and owner_ok(type(obj)):
+            return value
+        return super().getattr(obj, attribute)
+
     def is_safe_attribute(self, obj, attr, value) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
             return False
@@ -341,13 +354,17 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     # -------------------------------------------------------- work
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - the names Jinja2's own call uses
+        kind = type(__obj)
+        if kind is Helper:  # a helper: its own wrapper checks its arguments
+            kwargs.pop("_block_vars", None)  # what Jinja2's Context.call takes away
+            kwargs.pop("_loop_vars", None)
+            return __obj(*args, **kwargs)
         budget = current_budget()
         budget.tick()
         if not callable_ok(__obj):
             raise SecurityError(f"calling {_callable_name(__obj)} is not open to templates: a template calls "
                                  "its helpers, its macros and its values' methods only (docs/security.md)")
         limits = budget.limits
-        kind = type(__obj)
         if kind is types.BuiltinMethodType or kind is types.MethodType:
             owner = __obj.__self__
             if isinstance(owner, str):
@@ -362,31 +379,13 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 budget.calls -= 1
         return check_value(__context.call(__obj, *args, **kwargs), f"{_callable_name(__obj)}()")
 
-    def call_binop(self, context, operator, left, right):
+    def call_binop(self, context, operator, left, right):  # ``**`` and ``%`` (``+`` and ``*``: bounds.add, mul)
         a, b = type(left), type(right)
-        if (a is int or a is float) and (b is int or b is float):
-            if operator == "**" and a is int and b is int and right > 0 and abs(left) > 1:
-                if right * left.bit_length() > self.limits.bits + 1:
-                    raise LimitError(f"{left} ** {right} is a number of about {right * left.bit_length():,} bits; "
-                                     f"a template may make at most {self.limits.bits:,}")
-            elif operator == "*" and a is int and b is int:
-                if left.bit_length() + right.bit_length() > self.limits.bits + 1:
-                    raise LimitError(f"a product of about {left.bit_length() + right.bit_length():,} bits; "
-                                     f"a template may make at most {self.limits.bits:,}")
-            return self.binop_table[operator](left, right)
         limits = self.limits
-        if operator == "*":
-            seq, n = (left, right) if b is int else (right, left)
-            if type(n) is int and isinstance(seq, (str, list, tuple)):
-                size = len(seq) * max(n, 0)
-                limit = limits.string if isinstance(seq, str) else limits.items
-                if size > limit:
-                    raise too_long("a repeated value", size, limit, "characters" if isinstance(seq, str) else "items")
-        elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
-            size = len(left) + len(right)
-            limit = limits.string if isinstance(left, str) else limits.items
-            if size > limit:
-                raise too_long("a sum", size, limit, "characters" if isinstance(left, str) else "items")
+        if operator == "**" and a is int and b is int and right > 0 and abs(left) > 1:
+            if right * left.bit_length() > limits.bits + 1:
+                raise LimitError(f"{left} ** {right} is a number of about {right * left.bit_length():,} bits; "
+                                 f"a template may make at most {limits.bits:,}")
         elif operator == "%" and isinstance(left, str):
             values = right if isinstance(right, tuple) else (right,)
             check_format(left, values, limits.string)
@@ -397,8 +396,6 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     sandbox_loop = staticmethod(loop)
 
-    def sandbox_buffer(self) -> Buffer:
-        return Buffer(self.limits.output)
 
     def sandbox_join(self, markup: bool, items) -> str:
         """``a ~ b``: its size checked before it is made."""
@@ -412,10 +409,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
 
     @staticmethod
     def concat(parts) -> str:
-        """A buffer's or a block's text (a block's chunks counted as they come)."""
-        if type(parts) is Buffer:
-            return "".join(parts)
-        return stream(parts, current_budget().limits)
+        """A buffer's or a block's text, its size checked (a block's chunks as they come)."""
+        limits = current_budget().limits
+        if type(parts) is list:
+            return joined(parts, limits.output)
+        return stream(parts, limits)
 
 
 def _callable_name(obj) -> str:
