@@ -29,31 +29,34 @@ class FolderLoader(jinja2.BaseLoader):
     ``Limits.template_bytes``."""
 
     def __init__(self, folders, limits: Limits | None = None):
-        self.folders = [Path(f) for f in folders]
+        self.folders = [(os.fspath(f), os.path.realpath(f)) for f in folders]
         self.limits = limits or in_force()
 
     def get_source(self, environment, template):
         from jinja2.loaders import split_template_path
 
         pieces = split_template_path(template)  # refuses '..'
-        for folder in self.folders:
-            path = folder.joinpath(*pieces)
-            if path.is_file():
+        for folder, root in self.folders:
+            path = os.path.join(folder, *pieces)
+            if os.path.isfile(path):
                 break
         else:
             raise jinja2.TemplateNotFound(template)
-        real, root = path.resolve(), folder.resolve()
-        if not real.is_relative_to(root):
+        real = os.path.realpath(path)
+        if os.path.commonpath((real, root)) != root:
             raise SecurityError(f"template '{template}' is a link that leads out of its folder; templates are read "
                                 "only inside the game's template folder")
-        size = real.stat().st_size
-        if size > self.limits.template_bytes:
+        with open(real, "rb") as fh:
+            data = fh.read(self.limits.template_bytes + 1)
+        if len(data) > self.limits.template_bytes:
+            size = os.path.getsize(real)
             raise LimitError(f"template '{template}' is {size:,} bytes; a template may be at most "
                              f"{self.limits.template_bytes:,}")
-        with open(real, "rb") as fh:
-            source = fh.read(self.limits.template_bytes + 1).decode("utf-8")
         mtime = os.path.getmtime(real)
-        return source, os.path.normpath(path), lambda: os.path.exists(real) and os.path.getmtime(real) == mtime
+
+        def unchanged() -> bool:
+            return os.path.exists(real) and os.path.getmtime(real) == mtime
+        return data.decode("utf-8"), os.path.normpath(path), unchanged
 
 
 # ---------------------------------------------------------------- the helpers a template calls
