@@ -96,8 +96,10 @@ def _prepare_workers(games: list[Game], targets: tuple[str, ...] = ()) -> None:
 def uses_pictures(game: Game) -> bool:
     """Whether any template of the game may place a picture file (its content hash then
     takes in the pictures, known only once the designs are rendered)."""
+    from .stages.keys import folder_files
+
     return any("picture(" in p.read_text(encoding="utf-8", errors="replace")
-               for p in game.manifest.folder.rglob("*.j2") if p.is_file())
+               for p in folder_files(game.manifest.folder, "*.j2"))
 
 
 def _target_names(options: BuildOptions, reference: bool) -> list[str]:
@@ -213,6 +215,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
             raise InputErrors([Problem(flag, None, None, str(exc))]) from None
     if options.bleed is not None and options.bleed < 0:
         raise InputErrors([Problem("--bleed", None, None, f"a bleed of {options.bleed:g} mm is below 0")])
+    whole = game  # every row, for the templates that list them
     if options.only:
         game = replace(game, cards=[c for c in game.cards if c.id in set(options.only)])
     from .targets import TARGETS
@@ -263,7 +266,7 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
         render_options = RenderOptions.of(options.expansions)
         job = RenderJob(game, render_options, digest, store=cache, progress=progress,
                         pool=(pools[0] if pools else new_pool) if workers > 1 else None, parts=workers,
-                        min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS)
+                        min_parallel=2 * PART_SIZE if pools else PARALLEL_MIN_DESIGNS, rows_from=whole)
         rendered = job.result()
         if pictures and (workers > 1 or pool is not None) and not rendered.errors:
             start_early(rendered.content_hash)  # the hash on every page takes in the pictures: known now

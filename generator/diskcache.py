@@ -111,6 +111,7 @@ class DiskCache:
         self.warnings: list[Problem] = []
         self.hits = 0
         self.misses = 0
+        self._code_key_found = None
 
     # each worker process opens its own connection
     def __getstate__(self):
@@ -405,7 +406,12 @@ class DiskCache:
 
     # ------------------------------------------------------------ compiled templates
     def bytecode_cache(self):
-        """A Jinja2 bytecode cache kept in this database."""
+        """A Jinja2 bytecode cache kept in this database.  Compiled templates are code: an entry
+        is read only under a seal made with this database file's own key (``_code_key``), so a
+        cache that came with a game folder, written somewhere else, is never run (its entries are
+        compiled again)."""
+        import hmac
+
         import jinja2
 
         store = self
@@ -413,16 +419,40 @@ class DiskCache:
         class _Bytecode(jinja2.BytecodeCache):
             def load_bytecode(self, bucket):
                 data = store._read("jinja", bucket.key)
-                if data is not None:
-                    try:
-                        bucket.bytecode_from_string(data)
-                    except Exception:  # noqa: BLE001 - a damaged entry is compiled again
-                        bucket.reset()
+                key = store._code_key() if data is not None else None
+                if key is None or len(data) < 32:
+                    return
+                seal, code = data[:32], data[32:]
+                if not hmac.compare_digest(seal, hmac.new(key, bucket.key.encode() + code, "sha256").digest()):
+                    return
+                try:
+                    bucket.bytecode_from_string(code)
+                except Exception:  # noqa: BLE001 - a damaged entry is compiled again
+                    bucket.reset()
 
             def dump_bytecode(self, bucket):
-                store._write("jinja", bucket.key, bucket.bytecode_to_string())
+                key = store._code_key()
+                if key is not None:
+                    code = bucket.bytecode_to_string()
+                    store._write("jinja", bucket.key, hmac.new(key, bucket.key.encode() + code, "sha256").digest() + code)
 
         return _Bytecode()
+
+    def _code_key(self) -> bytes | None:
+        """The key that seals compiled templates: this database file's place and identity (its
+        device and inode, which a copy of it made anywhere else does not have) and the sandbox's
+        revision; None while there is no database (compiled templates are kept from the next build on)."""
+        found = getattr(self, "_code_key_found", None)
+        if found is None:
+            from .stages.sandbox import REVISION
+
+            try:  # not made here when missing: the database is made when the first entries are written
+                st = os.stat(self.path)
+            except OSError:
+                return None
+            text = f"{self.path.resolve()}\0{st.st_dev}\0{st.st_ino}\0sandbox {REVISION}"
+            found = self._code_key_found = hashlib.blake2b(text.encode(), digest_size=32).digest()
+        return found
 
 
 def clear(out: Path) -> Path | None:

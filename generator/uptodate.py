@@ -85,7 +85,8 @@ def inputs_digest(data: Path) -> str:
         h.update(path.read_bytes())
     templates = data / "templates"
     if templates.is_dir():
-        for path in sorted(p for p in templates.rglob("*") if p.is_file()):
+        inside = templates.resolve()  # a link out of the folder is never read (the build leaves it out too)
+        for path in sorted(p for p in templates.rglob("*") if p.is_file() and p.resolve().is_relative_to(inside)):
             h.update(f"{path.relative_to(templates).as_posix()}\0".encode())
             h.update(path.read_bytes())
     _code_state(h)

@@ -215,7 +215,8 @@ def _bomb(path):
     (lambda d: (d / "art" / "cut.jpg").write_bytes((d / "art" / "astro.jpg").read_bytes()[:9000]),
      "'art/cut.jpg' is not a whole JPEG file"),
     (lambda d: (d / "art" / "fake.png").write_bytes(b"GIF89a not a png at all"),
-     "'art/fake.png' is not a whole PNG file"),
+     "'art/fake.png' is a GIF file, not a PNG file; save it as a PNG (or name it by its kind)"),
+    (lambda d: (d / "art" / "empty.png").write_bytes(b""), "'art/empty.png' is empty (0 bytes); save it again"),
     (lambda d: _bomb(d / "art" / "bomb.png"),
      "'art/bomb.png' is 20000 x 20000 px (400 million pixels); a picture may have at most 50 million"),
     (lambda d: (d / "art" / "evil.svg").write_text(
@@ -259,8 +260,10 @@ def test_an_image_written_by_hand_in_a_template_is_an_error_that_names_the_helpe
                                                      '<image href="art/astro.jpg" x="0" y="0" width="10" height="10"/>'))
     with pytest.raises(InputErrors) as exc:
         build(data, tmp_path / "out")
-    assert str(exc.value.problems[0]).startswith(
-        "templates/tomb/relic.svg.j2: <image href=\"art/astro.jpg\"> ('r1'): place pictures with picture(name, x, y, w, h)")
+    # one line, at the template's line, naming the cards it met (not one line per card)
+    assert [str(p) for p in exc.value.problems if p.is_error] == [
+        "templates/tomb/relic.svg.j2:4: <image href=\"art/astro.jpg\">: place pictures with picture(name, x, y, w, h) "
+        "(docs/format.md, Pictures); it finds the file in the data folder, fits, clips and checks it (cards 'r1', 'r2', 'r3')"]
 
 
 def test_placement_follows_fit_and_anchor():

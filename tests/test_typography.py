@@ -276,7 +276,9 @@ def test_an_unknown_family_in_a_template_is_an_error_naming_the_families(data, t
         'field="text") }}', 'field="text") }}\n<text x="5" y="5" font-family="Comic Sans MS">hi</text>'))
     with pytest.raises(InputErrors) as exc:
         build(data, tmp_path / "out")
-    assert 'font-family "Comic Sans MS" (\'r1\') is not a family of this game' in str(exc.value.problems[0])
+    assert str(exc.value.problems[0]).startswith('templates/tomb/relic.svg.j2:7: font-family "Comic Sans MS" is not a '
+                                                 'family of this game; families: DejaVu Sans')
+    assert str(exc.value.problems[0]).endswith("(cards 'r1', 'r2', 'r3')")
 
 
 def test_svglib_draws_a_games_own_fonts_and_styles_as_the_svg_reader_does(data, tmp_path, monkeypatch):

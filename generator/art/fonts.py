@@ -230,6 +230,10 @@ def _register_faces(names) -> None:
     from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames, registerFont
     from reportlab.pdfbase.ttfonts import TTFont
 
+    from .tounicode import install
+
+    install()  # characters beyond the BMP (emoji) copy out of the PDF as written
+
     wanted = [n for n in dict.fromkeys(names) if n not in _faces]
     if not wanted:
         return

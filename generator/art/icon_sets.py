@@ -66,14 +66,25 @@ def _fontawesome() -> Path | None:
 
 @lru_cache(maxsize=4096)
 def _read(path: str, stamp: tuple, name: str, source: str) -> IconArt:
-    root = svgsafe.parse(Path(path).read_bytes())
+    from .limits import svg_shape
+
+    data = Path(path).read_bytes()
+    shape = svg_shape(data)  # its size, elements and nesting, before its tree is built
+    if shape:
+        raise svgsafe.UnsafeSvg(shape)
+    root = svgsafe.parse(data)
     box = svgsafe.view_box(root)
     body, coloured = svgsafe.clean_icon(root)
     return IconArt(name, body, box, coloured, source)
 
 
 def _from_file(path: Path, name: str, source: str) -> IconArt:
+    from .limits import in_force
+
     st = path.stat()
+    limit = in_force().picture_bytes
+    if st.st_size > limit:
+        raise svgsafe.UnsafeSvg(f"is {st.st_size / 2**20:.1f} MB; an icon may be at most {limit / 2**20:g} MB")
     return _read(str(path), (st.st_size, st.st_mtime_ns), name, source)
 
 
@@ -122,7 +133,9 @@ def game_icons(folder: Path) -> dict[str, Path]:
     icons = folder / "icons"
     if not icons.is_dir():
         return {}
-    return {p.stem: p for p in sorted(icons.glob("*.svg")) if p.is_file()}
+    inside = icons.resolve()
+    # a link that leads out of the folder is not the game's icon: never read
+    return {p.stem: p for p in sorted(icons.glob("*.svg")) if p.is_file() and p.resolve().is_relative_to(inside)}
 
 
 def find(name: str, folder: Path | None, own: dict[str, Path] | None = None) -> IconArt:

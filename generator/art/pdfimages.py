@@ -184,7 +184,9 @@ def _take(result) -> tuple[str, str] | None:
 
 def _undecoded(digest: str, exc: Exception) -> str:
     """What to say of a PNG that did not decode (kept for ``finish``, which says it at its rows)."""
-    message = _UNDECODED[digest] = f"is not a whole PNG file ({exc or type(exc).__name__}); save it again"
+    from .checks import damage
+
+    message = _UNDECODED[digest] = damage(exc, b"-", "PNG")
     return message
 
 

@@ -140,6 +140,12 @@ def inspect(rel: str, path: Path) -> Picture:
     size = key[1]
     if size > MAX_BYTES:
         raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
+    if kind_of(path) == "svg":  # an SVG's bound is lower: refused by its size before it is read
+        from .checks import svg_bytes
+
+        wrong = svg_bytes(size)
+        if wrong:
+            raise PictureError(f"'{rel}' {wrong}")
     data = path.read_bytes()
     digest = content_digest(data)
     checked = _CHECKED.get(digest)
@@ -155,13 +161,20 @@ def inspect(rel: str, path: Path) -> Picture:
 
 
 def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
+    from .checks import svg_file, view_box_size
     from .svgsafe import UnsafeSvg, parse, view_box
 
+    wrong = svg_file(data)  # its size, elements, nesting and numbers, before anything builds its tree
+    if wrong:
+        raise PictureError(f"'{rel}' {wrong}")
     try:
         root = parse(data)
         _, _, w, h = view_box(root)
     except UnsafeSvg as exc:
         raise PictureError(f"'{rel}' {exc}") from None
+    wrong = view_box_size(w, h)
+    if wrong:
+        raise PictureError(f"'{rel}' {wrong}")
     return Picture(rel, digest, "svg", w, h)
 
 
@@ -199,8 +212,9 @@ def _read_raster(rel: str, data: bytes, digest: str, kind: str) -> Picture:
         raise PictureError(f"'{rel}' claims to be an enormous picture (a decompression bomb?); it is not read") \
             from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error, EOFError, zlib.error) as exc:
-        reason = str(exc) or type(exc).__name__
-        raise PictureError(f"'{rel}' is not a whole {what} file ({reason}); save it again") from None
+        from .checks import damage
+
+        raise PictureError(f"'{rel}' {damage(exc, data, what)}") from None
     if orientation in (5, 6, 7, 8):
         w, h = h, w
     return Picture(rel, digest, kind, float(w), float(h), orientation)

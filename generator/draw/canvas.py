@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..art.formats import png_head, png_info
 from ..art.pdfimages import encoded
-from ..art.pictures import PictureError, source
+from ..art.pictures import source
 from ..art.placement import matrix
 from .splice import SPLICED
 
@@ -108,22 +108,18 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
     from .displaylist import draw_picture
     from model.errors import Problems
 
-    from .svgread import svg_to_display_list, svg_to_drawing
+    from .svgpicture import drawn
+    from .svgread import svg_to_drawing
 
-    text = path.read_bytes().decode("utf-8", errors="replace")
-    problems = Problems()
-    found, drawing = _SVG_LISTS.get(digest) or svg_to_display_list(text, path.name, problems)
-    if found is None and drawing is None:
-        raise PictureError(f"'{path.name}' could not be read as SVG")
-    _SVG_LISTS[digest] = (found, drawing)
+    found, drawing = drawn(path.name, digest, path)  # read once per build, kept in the build's store
     picture = found if found is not None else drawing
     _SVG_SIZES[digest] = (float(picture.width), float(picture.height))
     canvas.beginForm(name, 0, 0, picture.width, picture.height)
-    draw_picture(canvas, picture, lambda: drawing or svg_to_drawing(text, path.name, problems))
+    draw_picture(canvas, picture, lambda: drawing or svg_to_drawing(
+        path.read_bytes().decode("utf-8", errors="replace"), path.name, Problems()))
     end_form(canvas, name)
 
 
-_SVG_LISTS: dict = {}
 _SVG_SIZES: dict = {}
 
 

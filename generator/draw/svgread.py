@@ -13,6 +13,7 @@ import io
 from model.errors import Problems
 
 from ..art.fonts import DEFAULT_FONT, ensure_for_svg, ensure_for_svglib, graphics_default_font
+from ..art.limits import display_list_problem
 
 
 #: The font state of a new page or form in the PDF writers, which display lists are recorded against.
@@ -35,13 +36,17 @@ def svg_to_display_list(svg: str, where: str, problems: Problems):
     from .svgfast import to_display_list
 
     found = to_display_list(svg)
-    if found is not None:
-        return found, None
-    drawing = svg_to_drawing(svg, where, problems)
-    if drawing is None:
+    drawing = None
+    if found is None:
+        drawing = svg_to_drawing(svg, where, problems)
+        if drawing is None:
+            return None, None
+        found = record_display_list(drawing)
+    wrong = display_list_problem(found) if found is not None and found.program is None else None
+    if wrong:  # a number its drawing comes to that no PDF holds (the program would not compile)
+        _read_problem(problems, where, f"the SVG cannot be drawn: {wrong}")
         return None, None
-    found = record_display_list(drawing)
-    return found, (drawing if found is None or found.font_state is not None else None)
+    return found, (drawing if drawing is not None and (found is None or found.font_state is not None) else None)
 
 
 def svg_to_drawing(svg: str, where: str, problems: Problems):
@@ -55,11 +60,21 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
         drawing = _svg2rlg(io.BytesIO(svg.encode("utf-8"))) if "data-pnp-picture" in svg else \
             svg2rlg(io.BytesIO(svg.encode("utf-8")))
     except etree.XMLSyntaxError as exc:
-        problems.error(where, None, None, f"the template gave invalid SVG: {exc}")
+        _read_problem(problems, where, f"the template gave invalid SVG: {exc}")
+        return None
+    except Exception as exc:  # noqa: BLE001 - svglib on SVG a designer wrote: what it cannot read is their mistake
+        _read_problem(problems, where, f"the template gave SVG that cannot be drawn: {exc}")
         return None
     if drawing is None:
-        problems.error(where, None, None, "the template gave SVG that could not be read")
+        _read_problem(problems, where, "the template gave SVG that could not be read")
     return drawing
+
+
+def _read_problem(problems: Problems, where: str, message: str) -> None:
+    """A problem reading a design's SVG, at its template (``where``: "templates/GAME/FILE (ID)"),
+    naming the card, so that the designs a template mistake meets are one line."""
+    file, _, design = where.partition(" (")
+    problems.error(file, None, None, f"{message} (card '{design[:-1]}')" if design.endswith(")") else message)
 
 
 def _svg2rlg(source):

@@ -36,6 +36,7 @@ from model.sheets import Card, Game
 from .cache import NO_CACHE, Drawing, DrawingStore, RenderedSvg, is_render_cache
 from .keys import design_key, game_fingerprint, input_key
 from .render import DrawingCache, Renderer
+from .rows import Rows, rows_of
 
 #: Designs per part handed to a worker process.
 PART_SIZE = 8
@@ -214,12 +215,13 @@ def game_designs(game: Game, options: RenderOptions) -> list[tuple[str, Card]]:
 
 def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore = NO_CACHE,
                    progress: Progress = _no_progress, fingerprint: str | None = None, keep: bool = True,
-                   ) -> tuple[list[RenderedDesign], Drawings, list[Problem], int]:
+                   rows: Rows | None = None) -> tuple[list[RenderedDesign], Drawings, list[Problem], int]:
     """Templates -> SVG -> drawings (or display lists) for some designs, in order;
     problems are collected, never raised.  A design whose template failed is left
     out.  Returns the designs, their drawings, the problems and how many SVGs
     were parsed.  ``keep=False`` leaves the display lists the store keeps out of
-    memory (large decks)."""
+    memory (large decks).  ``rows``: the game's rows, for the decks whose templates
+    read them (``rows.py``)."""
     problems = Problems()
     renderer = None
     cache = DrawingCache(store=store)
@@ -231,7 +233,8 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
     for name, card in designs:
         deck = manifest.decks[name]
         first = len(problems.items)
-        key = input_key(fingerprint, name, card) if lists else None
+        reads = rows is not None and name in rows.decks
+        key = input_key(rows.fingerprint(fingerprint, name) if reads else fingerprint, name, card) if lists else None
         kept = _kept(store, key, manifest) if lists else None
         if kept is not None:
             front, back = kept.front, kept.back
@@ -242,8 +245,9 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
             renderer = renderer or Renderer(manifest, problems, store, fingerprint)
             first_note = len(renderer.notes)
             renderer.take_pictures()
-            front = renderer.svg(deck.front, deck, card)
-            back = renderer.svg(deck.back, deck, card, "back") if deck.back else None
+            more = rows.context() if reads else {}
+            front = renderer.svg(deck.front, deck, card, **more)
+            back = renderer.svg(deck.back, deck, card, "back", **more) if deck.back else None
             notes = renderer.notes[first_note:]
             used = renderer.take_pictures()
         progress(1)
@@ -284,9 +288,10 @@ def _kept(store, key: str, manifest: Manifest) -> RenderedSvg | None:
     return kept
 
 
-def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint, keep):
+def _render_part(manifest: Manifest, designs: list[tuple[str, Card]], store: DrawingStore, fingerprint, keep,
+                 rows=None):
     """Worker side of RenderJob."""
-    return render_designs(manifest, designs, store, fingerprint=fingerprint, keep=keep)
+    return render_designs(manifest, designs, store, fingerprint=fingerprint, keep=keep, rows=rows)
 
 
 class RenderJob:
@@ -301,7 +306,8 @@ class RenderJob:
     ``result()``."""
 
     def __init__(self, game: Game, options: RenderOptions, content_hash: str, *, store: DrawingStore | None = None,
-                 progress: Progress | None = None, pool=None, parts: int = 1, min_parallel: int = 0):
+                 progress: Progress | None = None, pool=None, parts: int = 1, min_parallel: int = 0,
+                 rows_from: Game | None = None):
         self.game = game
         self.options = options
         self.content_hash = content_hash
@@ -312,12 +318,16 @@ class RenderJob:
         self.chunks: list[list[tuple[str, Card]]] = []
         self.fingerprint = game_fingerprint(game.manifest) if is_render_cache(self.store) else None
         self.keep = len(self.designs) <= KEEP_LISTS
+        # the game's rows, for templates that read them (all of them: ``rows_from``, when only some are built)
+        self.rows = rows_of(rows_from or game, options.expansions)
         if pool is None or parts <= 1 or not self.designs:
             return
         todo = self.designs
         if self.fingerprint is not None:
+            fingerprint = (lambda n: self.rows.fingerprint(self.fingerprint, n)) if self.rows else \
+                (lambda n: self.fingerprint)
             todo = [(n, c) for n, c in self.designs
-                    if _kept(self.store, input_key(self.fingerprint, n, c), game.manifest) is None]
+                    if _kept(self.store, input_key(fingerprint(n), n, c), game.manifest) is None]
         if len(todo) < max(min_parallel, 2):
             return
         if not hasattr(pool, "submit"):  # a factory: make the pool only when there is work for it
@@ -325,7 +335,8 @@ class RenderJob:
         self.chunks = [self.designs[i:i + PART_SIZE] for i in range(0, len(self.designs), PART_SIZE)]
         # parts with nothing to render stay in this process
         missing = {id(card) for _, card in todo}
-        self.futures = [pool.submit(_render_part, game.manifest, chunk, self.store, self.fingerprint, self.keep)
+        self.futures = [pool.submit(_render_part, game.manifest, chunk, self.store, self.fingerprint, self.keep,
+                                    self.rows)
                         if any(id(c) in missing for _, c in chunk) else None for chunk in self.chunks]
 
     def before(self) -> RenderedGame:
@@ -356,14 +367,14 @@ class RenderJob:
         out = self.before()
         if not self.chunks:
             out.designs, out.drawings, out.problems, out.parsed = render_designs(
-                self.game.manifest, self.designs, self.store, self.progress, self.fingerprint, self.keep)
+                self.game.manifest, self.designs, self.store, self.progress, self.fingerprint, self.keep, self.rows)
             return out
         results: list = [None] * len(self.chunks)
         for i in reversed(range(len(self.chunks))):  # take parts the workers have not started
             future = self.futures[i]
             if future is None or future.cancel():
                 results[i] = render_designs(self.game.manifest, self.chunks[i], self.store,
-                                            fingerprint=self.fingerprint, keep=self.keep)
+                                            fingerprint=self.fingerprint, keep=self.keep, rows=self.rows)
                 self.progress(len(self.chunks[i]))
         for i, future in enumerate(self.futures):
             if results[i] is None:

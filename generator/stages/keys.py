@@ -44,7 +44,8 @@ RENDER_MODULES = ("stages/render.py", "stages/kit.py", "draw/text.py", "art/font
                   "sheets/nets.py", "stages/keys.py", "draw/displaylist.py", "draw/svgread.py", "draw/svgfast.py",
                   "draw/svgvalues.py", "art/curves.py", "draw/recording.py", "draw/canvas.py", "draw/splice.py",
                   "art/pictures.py", "art/formats.py", "art/placement.py", "art/pdfimages.py", "art/icon_sets.py",
-                  "art/svgsafe.py")
+                  "art/svgsafe.py", "art/limits.py", "art/checks.py", "art/tounicode.py", "stages/sandbox.py",
+                  "stages/bounds.py", "stages/guards.py", "stages/rows.py", "draw/svgpicture.py")
 
 #: The generator's folder: its own templates, and the modules of RENDER_MODULES by their paths in it.
 GENERATOR = Path(__file__).parents[1]
@@ -88,10 +89,17 @@ def fonts_fingerprint() -> str:
     return h.hexdigest()
 
 
+def folder_files(folder: Path, pattern: str = "*") -> list[Path]:
+    """The files under ``folder`` matching ``pattern``, in name order, that are inside it: a link
+    that leads out of the folder (to a file of the machine's, however large) is never read."""
+    root = Path(folder).resolve()
+    return sorted(p for p in Path(folder).rglob(pattern) if p.is_file() and p.resolve().is_relative_to(root))
+
+
 def folder_digest(folder: Path, h=None):
     """Feed every file under ``folder`` (relative names and contents, in name order) to a hash."""
     h = h if h is not None else hashlib.sha256()
-    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+    for path in folder_files(folder):
         h.update(path.relative_to(folder).as_posix().encode())
         h.update(b"\0")
         h.update(path.read_bytes())
@@ -168,7 +176,7 @@ def content_hash(game, options) -> str:
     for card in game.select(options.expansions):
         h.update(repr(card).encode())
     for folder in (game.manifest.folder, BUILTIN_TEMPLATES):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for path in folder_files(folder):
             h.update(path.name.encode())
             h.update(path.read_bytes())
     h.update(repr((options.page, options.duplex, options.back_offset)).encode())

@@ -161,6 +161,10 @@ class Kit:
                 raise located
             rel, path = located
             picture = pictures.inspect(rel, path)
+            if picture.kind == "svg":  # read now, once per build: what its reader cannot take is said here
+                from ..draw.svgpicture import drawn
+
+                drawn(picture.rel, picture.digest, path)
         except pictures.PictureError as exc:
             self.problems.error(file, row, column, f"{who}: {exc}" if row is None else str(exc))
             return Markup("")
@@ -258,18 +262,6 @@ def _all_italic(parsed):
     return parsed
 
 
-class _Nets:
-    """``generator.sheets.nets`` for the templates, imported the first time a template uses it."""
-
-    def __getattr__(self, name):
-        from ..sheets import nets
-
-        return getattr(nets, name)
-
-
-_NETS = _Nets()
-
-
 @lru_cache(maxsize=4096)
 def _icon(name, cx, cy, size, fill, stroke) -> str:
     from ..art import icons  # svgwrite is imported only when an icon is drawn
@@ -278,18 +270,14 @@ def _icon(name, cx, cy, size, fill, stroke) -> str:
 
 
 def context(manifest: Manifest, deck: Deck | None, card: Card | None, kit: Kit, **more) -> dict:
+    from .guards import helpers
+
     ctx = {
         "game": manifest,
         "palette": manifest.palette,
         "card": card,
         "deck": deck,
-        "text": kit.text,
-        "icon": kit.icon,
-        "picture": kit.picture,
-        "pal": kit.pal,
-        "describe": kit.describe,
-        "rich": kit.rich,
-        "nets": _NETS,
+        **helpers(kit),  # text, icon, picture, pal, describe, rich, nets: their arguments checked
     }
     if deck is not None:
         s = deck.size

@@ -390,7 +390,8 @@ class ReferenceBuilder:
         svg = self.renderer.svg(template, deck, card)
         if svg is None:
             return []
-        _, drawing = self.cache.picture(svg, self.where, self.problems)
+        # a mistake in the card's SVG is the card template's (said once with the card's own)
+        _, drawing = self.cache.picture(svg, f"templates/{self.game.slug}/{template} ({card.id})", self.problems)
         if drawing is None:
             return []
         width = _mm(el.get("width"), 30)
@@ -479,12 +480,27 @@ def _layout_problem(text: str) -> str:
     found = re.search(r"<(\w+)(?: at |@).*?\(([\d.]+) x ([\d.]+)\)(?:, tallest cell [\d.]+ points,)?\s+too large on "
                       r"page (\d+) in frame '\w+'\(([\d.]+) x ([\d.]+)", text, re.S)
     if found is None:
-        text = " ".join(text.split())
+        text = " ".join(re.sub(r"@0x[0-9A-Fa-f]+| at 0x[0-9A-Fa-f]+", "", text).split())  # no object's address
         return f"{text[:200]}{'...' if len(text) > 200 else ''}; make the element smaller"
     kind, w, h, page, fw, fh = found.groups()
     what = _FLOWABLES.get(kind, f"an element ({kind})")
     return (f"{what} of {float(w) / mm:.0f} x {float(h) / mm:.0f} mm does not fit a page "
             f"({float(fw) / mm:.0f} x {float(fh) / mm:.0f} mm of room, page {page}); make it smaller")
+
+
+#: A cell longer than this may not fit one page of a reference sheet's table or paragraph.
+LONG_CELL = 1_000
+
+
+def _long_cells(cards) -> list[tuple]:
+    """(card, column, characters) of every cell longer than ``LONG_CELL``."""
+    out = []
+    for card in cards:
+        for column in ("name", "text", *(k for k, _ in card.extra)):
+            value = card.get(column)
+            if isinstance(value, str) and len(value) > LONG_CELL:
+                out.append((card, column, len(value)))
+    return out
 
 
 def build_reference(game: Game, expansions: set[str] | None, page: str, problems: Problems, cache: DrawingCache,
@@ -539,8 +555,12 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     try:
         doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
-        # a warning: the card sheets are written all the same, without a reference sheet for this page size
-        problems.warn(rb.where, None, None, f"the reference sheet cannot be laid out on {page}, so it is left out: "
-                      f"{_layout_problem(str(exc))}")
+        long = _long_cells(game.select(expansions))
+        for card, column, size in long:  # a cell too long for a page: the cell's mistake, not the template's
+            problems.error(card.sheet, card.row, column, f"'{card.id}': {size:,} characters; the reference sheet "
+                           f"cannot lay so long a value out on one {page} page; shorten it")
+        if not long:  # a warning: the card sheets are written all the same, without a reference sheet for this page
+            problems.warn(rb.where, None, None, f"the reference sheet cannot be laid out on {page}, so it is left "
+                          f"out: {_layout_problem(str(exc))}")
         return None, 0
     return buffer.getvalue(), pages["n"]

@@ -28,11 +28,14 @@ from model.sheets import Card
 from ..draw import svgread
 from .cache import NO_CACHE, DrawingStore, is_render_cache
 from .keys import BUILTIN_TEMPLATES, design_key
+from ..art.limits import svg_number_problem
+from .guards import ERRORS, FolderLoader, problem_text, written_at
 from .kit import Kit, context
+from .sandbox import Sandbox
 
 
 #: How an undefined name's owner is called in messages, by type name.
-_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term"}
+_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term", "Confined": "nets"}
 
 
 class Undefined(jinja2.StrictUndefined):
@@ -70,27 +73,13 @@ class Undefined(jinja2.StrictUndefined):
 
 
 def make_env(folder: Path, bytecode_cache=None) -> jinja2.Environment:
-    loader = jinja2.FileSystemLoader([str(folder), str(BUILTIN_TEMPLATES)])
+    """A game's template environment: Jinja2's sandbox, bounded (``sandbox.py``), reading
+    templates only inside the game's folder and the generator's own."""
     # optimized=False: Jinja2's constant folding changes no output and costs a sixth of compiling
-    env = jinja2.Environment(loader=loader, autoescape=True, undefined=Undefined,
-                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                             bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
-    env.filters["fmt"] = lambda v, digits=2: f"{v:.{digits}f}"
-    env.globals["range"] = _range
+    env = Sandbox(loader=FolderLoader([folder, BUILTIN_TEMPLATES]), autoescape=True, undefined=Undefined,
+                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
+                  bytecode_cache=bytecode_cache, auto_reload=False, optimized=False)
     return env
-
-
-#: The longest ``range()`` a template may loop over: a card has nowhere near as many of anything,
-#: and ``range(10**9)`` would take the machine's memory before it said anything.
-MAX_RANGE = 100_000
-
-
-def _range(*args):
-    """``range`` for templates, refused beyond ``MAX_RANGE`` items (Jinja's sandbox limit)."""
-    found = range(*args)
-    if len(found) > MAX_RANGE:
-        raise OverflowError(f"range() of {len(found):,} items; a template may loop over at most {MAX_RANGE:,}")
-    return found
 
 
 #: Template environments kept in this process (compiled templates and all), by
@@ -151,6 +140,7 @@ class Renderer:
 
         self.icons: dict = {"\0own": game_icons(manifest.folder)}  # icons found so far, for every design
         self.found: dict = {}  # picture names resolved so far, for every design
+        self.lines: dict = {}  # (template, text) -> (template, line) where the text is written, for mistakes
         self.fonts = use_fonts(manifest)
 
     def take_pictures(self) -> tuple:
@@ -174,6 +164,9 @@ class Renderer:
             self.problems.error(*self._where(exc, template), None, f"{exc.message}{who}")
         except jinja2.TemplateNotFound as exc:
             self.problems.error(*self._where(exc, template), None, f"template '{exc.name}' not found")
+        except ERRORS as exc:  # past a bound, or reaching for what templates may not touch
+            who = f" (card '{card.id}')" if card else ""
+            self.problems.error(*self._where(exc, template), None, f"{problem_text(exc)}{who}")
         except jinja2.TemplateError as exc:
             self.problems.error(*self._where(exc, template), None, f"template error: {exc}")
         except (KeyError, ValueError, TypeError, AttributeError, IndexError, ArithmeticError) as exc:
@@ -183,26 +176,38 @@ class Renderer:
 
     def _finish(self, svg: str, template: str, card: Card | None) -> str | None:
         """Check what only the finished SVG shows (an ``<image>`` written by hand, an
-        unknown font family) and mark the game's own fonts in it."""
-        who = f" ('{card.id}')" if card is not None else ""
-        where = f"templates/{self.manifest.slug}/{template}"
+        unknown font family, a number no PDF can hold) and mark the game's own fonts in it."""
         for m in _RAW_IMAGE.finditer(svg):
             if "data-pnp-picture=" not in m.group(0):
                 href = _HREF.search(m.group(0))
                 shown = href.group(1)[:50] if href else ""
-                self.problems.error(where, None, None, f"<image href=\"{shown}\">{who}: place pictures with "
-                                    "picture(name, x, y, w, h) (docs/format.md, Pictures); it finds the file in "
-                                    "the data folder, fits, clips and checks it")
+                self._mistake(template, "<image", f"<image href=\"{shown}\">: place pictures with picture(name, x, "
+                              "y, w, h) (docs/format.md, Pictures); it finds the file in the data folder, fits, clips "
+                              "and checks it", card)
                 return None
         known = self.manifest.families
         for family in dict.fromkeys(_FAMILY.findall(svg)):
             if family not in known:
-                self.problems.error(where, None, None, f"font-family \"{family}\"{who} is not a family of this "
-                                    f"game; families: {', '.join(known)}")
+                self._mistake(template, f'font-family="{family}"', f"font-family \"{family}\" is not a family of "
+                              f"this game; families: {', '.join(known)}", card)
                 return None
+        wrong = svg_number_problem(svg, quick=True)
+        if wrong:
+            self._mistake(template, None, f"in the SVG it gave, {wrong}", card)
+            return None
         if self.fonts:
             svg = _ROOT.sub(lambda m: f'{m.group(0)} data-pnp-fonts="{self.fonts}"', svg, count=1)
         return svg
+
+    def _mistake(self, template: str, needle: str | None, message: str, card: Card | None) -> None:
+        """A mistake the finished SVG shows: at the template line that writes ``needle`` when
+        one line does, naming the card (so the designs it meets are one line)."""
+        key = (template, needle)
+        if key not in self.lines:
+            self.lines[key] = written_at(self.manifest.folder, template, needle) if needle else None
+        file, line = self.lines[key] or (template, None)
+        who = f" (card '{card.id}')" if card is not None else ""
+        self.problems.error(f"templates/{self.manifest.slug}/{file}", line, None, message + who)
 
 
 _RAW_IMAGE = re.compile(r"<image\b[^>]*>")
