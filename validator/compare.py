@@ -229,8 +229,8 @@ def compare_game(data, ref: Ref, opts: Options, progress: Callable | None = None
         a_games = theirs.games
     judged(reference, th, spec)  # the reference judged with this run's thresholds
     figures = _figures(a_games, mine.games, reference, mine.summary, spec, opts.seed, _why_unpaired(ref, a_games),
-                       gate_level(mine.summary["verdicts"]))
-    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures)
+                       gate_level(mine.summary["verdicts"], spec))
+    verdicts = verdict_changes(reference["verdicts"], mine.summary["verdicts"], figures, spec)
     cards = cards_moved(spec, reference, mine.summary)
     out = Comparison(data.slug, data.title, ref, figures, verdicts, cards, mine.summary, reference, result=mine)
     if opts.write:
@@ -278,15 +278,19 @@ def _figures(a: Games | None, b: Games, reference: dict, summary: dict, spec, se
     return {k: figures[k] for k in keys if k in figures}
 
 
-def behind(check: str) -> str | None:
-    """The headline figure whose move tells a change of ``check`` from noise (None: no figure measures it)."""
-    return BEHIND.get(check)
+def behind(check: str, spec=None) -> str | None:
+    """The headline figure whose move tells a change of ``check`` from noise: a generic check's
+    (:data:`BEHIND`), or the engine's figure that names the check (``Figure.check``); None: no figure
+    measures it."""
+    if check in BEHIND:
+        return BEHIND[check]
+    return next((f.key for f in getattr(spec, "figures", ()) if f.check and f.check == check), None)
 
 
-def gate_level(verdicts: list[dict]) -> float:
+def gate_level(verdicts: list[dict], spec=None) -> float:
     """The confidence of the intervals whose move counts a verdict worse: the checks a figure measures (K of
     them) share the exit code's 5% error: 1 - 5% / K."""
-    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"])))
+    return 1 - ALPHA / max(1, sum(1 for v in verdicts if behind(v["check"], spec)))
 
 
 def moved(f: dict | None) -> bool:
@@ -297,7 +301,7 @@ def moved(f: dict | None) -> bool:
     return low > 0 or high < 0
 
 
-def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None) -> list[dict]:
+def verdict_changes(before: list[dict], after: list[dict], figures: dict | None = None, spec=None) -> list[dict]:
     """Each check's status before and after (matched by check name and order): worse, within noise, better, same,
     new, gone.  A check that got worse (or is new and not PASS) is *worse* when it does not depend on chance
     (:data:`CERTAIN`) or the figure behind it moved beyond its interval (``figures``: the comparison's); else
@@ -321,7 +325,7 @@ def verdict_changes(before: list[dict], after: list[dict], figures: dict | None 
         else:
             d = RANK[vb["status"]] - RANK[va["status"]]
             change = "worse" if d > 0 else "better" if d < 0 else "same"
-        key_figure = behind(key[0])
+        key_figure = behind(key[0], spec)
         f = (figures or {}).get(key_figure) if key_figure else None
         if change == "worse" and key[0] not in CERTAIN and not moved(f):
             change = "within noise"

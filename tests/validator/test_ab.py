@@ -377,3 +377,23 @@ def test_tune_with_an_unknown_goal_is_exit_2(project_root, tmp_path):
                                   str(project_root), "--out", str(tmp_path / "out")])
     assert r.exit_code == 2 and "unknown figure 'seat-sprad' (did you mean 'seat-spread'?)" in r.output
     assert not (tmp_path / "out").exists()
+
+
+def test_an_engines_verdict_counts_worse_only_when_the_figure_it_names_moved():
+    from types import SimpleNamespace
+
+    from validator.compare import gate_level, verdict_changes
+    from validator.kit import Figure
+
+    spec = SimpleNamespace(figures=(Figure("deck-exhausted", "games ended by an exhausted deck", kind="rate",
+                                           ends=("deck",), check="deck exhaustion"),))
+    before = [{"check": "deck exhaustion", "status": "PASS", "message": "3%"}]
+    after = [{"check": "deck exhaustion", "status": "WARN", "message": "6%"}]
+    still = {"deck-exhausted": {"value": 3.0, "low": -0.5, "high": 6.5}}
+    moved = {"deck-exhausted": {"value": 3.0, "low": 1.5, "high": 4.5}}
+    assert verdict_changes(before, after, still, spec)[0]["change"] == "within noise"
+    change = verdict_changes(before, after, moved, spec)[0]
+    assert change["change"] == "worse" and change["figure"] == "deck-exhausted"
+    assert verdict_changes(before, after, moved)[0]["change"] == "within noise"  # no spec: no figure measures it
+    assert gate_level(after, spec) == pytest.approx(0.95) and gate_level(after + [
+        {"check": "ties", "status": "PASS", "message": ""}], spec) == pytest.approx(0.975)

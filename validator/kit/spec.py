@@ -74,7 +74,9 @@ class Figure:
     columns, ``--compare`` and ``pnp tune --goal``): a whole number per game - the record's ``counter``,
     or 1 when the game ended for one of ``ends`` - summarised over the games by ``kind``: ``mean``,
     ``median``, ``p95`` (95th percentile) or ``rate`` (the share of games, in percent, whose value is
-    not 0)."""
+    not 0).  ``check`` names the engine's own verdict (``GameSpec.verdicts``) that the figure
+    measures, if one does: ``pnp validate --compare`` then counts that verdict worse only when the
+    figure moved beyond its paired interval (a verdict no figure measures flips within noise)."""
 
     key: str  # as goals and sweep.csv name it, e.g. "worst-sips-p95"
     label: str
@@ -82,6 +84,7 @@ class Figure:
     counter: str = ""
     ends: tuple[str, ...] = ()
     unit: str = ""
+    check: str = ""  # the engine's verdict this figure measures: --compare counts it worse only if the figure moved
 
     def value(self, record) -> int:
         if self.ends:

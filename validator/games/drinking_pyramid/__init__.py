@@ -52,7 +52,7 @@ SPEC = GameSpec(
     csv_files=csv_files,
     fast_play=fast_play,
     figures=(Figure("worst-sips-p95", "the heaviest drinker's sips in 1 game of 20 (95th percentile)", kind="p95",
-                    counter="max_sips", unit="sips"),
+                    counter="max_sips", unit="sips", check="worst case"),
              Figure("empty-rows", "rows nobody laid a card on, per game", counter="empty_rows", unit="rows")),
 )
 PyramidGame.spec = SPEC

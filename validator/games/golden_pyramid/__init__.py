@@ -39,7 +39,7 @@ SPEC = GameSpec(
     time=TIME,
     fast_play=fast_play,
     figures=(Figure("no-symbol-tiles", "tiles built without their symbol, per game", counter="no_symbol",
-                    unit="tiles"),
+                    unit="tiles", check="tiles without symbol"),
              Figure("builder-penalties", "tiles built with the builder out of place (-1 VP), per game",
                     counter="builder_penalties", unit="tiles")),
 )

@@ -43,7 +43,8 @@ SPEC = GameSpec(
     thresholds=report.THRESHOLDS,
     time={"seconds_per_turn": 15.0, "seconds_per_action": 5.0, "setup_minutes": 0.0},
     csv_files=report.csv_files,
-    figures=(Figure("deck-exhausted", "games ended by an exhausted deck", kind="rate", ends=("deck", "deck-tie")),),
+    figures=(Figure("deck-exhausted", "games ended by an exhausted deck", kind="rate", ends=("deck", "deck-tie"),
+                    check="deck exhaustion"),),
     card_effects=report.card_effects,
 )
 PyramidScheme.spec = SPEC

@@ -53,6 +53,7 @@ SPEC = GameSpec(
     fast_play=fast_play,
     figures=(Figure("change-by-bystander", "payments an uninvolved player made change for, per game",
                     counter="change_other", unit="payments"),
-             Figure("wipe-out", "games whose last players went out together", kind="rate", ends=("wipe-out",))),
+             Figure("wipe-out", "games whose last players went out together", kind="rate", ends=("wipe-out",),
+                    check="one winner")),
 )
 ShamboGame.spec = SPEC
