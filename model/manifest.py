@@ -301,6 +301,10 @@ def _fonts(raw: dict, text: str, folder: Path, where: str, problems: Problems) -
 def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     path = folder / "game.toml"
     where = f"templates/{folder.name}/game.toml"
+    if not path.resolve().is_relative_to(folder.parent.parent.resolve()):
+        problems.error(where, None, None, "is a link that leads out of the data folder; pnp reads a game's files "
+                       "only inside it (copy the file in)", unreadable=True)
+        return None
     try:
         text = path.read_text(encoding="utf-8")
         raw = tomllib.loads(text)

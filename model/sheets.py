@@ -287,6 +287,10 @@ def _one_sheet(root: Path, name: str, problems: Problems) -> Path | None:
                        f"ignore the other, so edits to one of them would be lost; keep one (delete or rename "
                        f"the other)")
         return None
+    if found and not found[0].resolve().is_relative_to(root.resolve()):
+        problems.error(found[0].name, None, None, "is a link that leads out of the data folder; pnp reads sheets "
+                       "only inside it (copy the file in)")
+        return None
     return found[0] if found else None
 
 

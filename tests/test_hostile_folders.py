@@ -363,3 +363,22 @@ def test_a_cell_too_long_for_the_reference_sheet_is_a_line_at_the_cell(game, tmp
     name = ("Golden " * 1500).strip()
     check(game, tmp_path, f"cards.csv:2:name: 'r1': {len(name):,} characters; the reference sheet cannot lay so long "
                           "a value out on one a4 page; shorten it", cell=("r1", "name", name))
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("cards.csv", "error cards.csv: is a link that leads out of the data folder; pnp reads sheets only inside it "
+                  "(copy the file in)"),
+    (f"templates/{SLUG}/game.toml", f"error templates/{SLUG}/game.toml: is a link that leads out of the data "
+                                    "folder; pnp reads a game's files only inside it (copy the file in)"),
+])
+def test_a_sheet_or_manifest_that_is_a_link_out_of_the_folder_is_not_read(game, tmp_path, name, expected):
+    data = tmp_path / "data"
+    shutil.copytree(game, data)
+    outside = tmp_path / "elsewhere" / Path(name).name
+    outside.parent.mkdir()
+    shutil.move(data / name, outside)  # the same content, but outside the folder
+    (data / name).symlink_to(outside)
+    result = CliRunner().invoke(main, ["build", "--data", str(data), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1, result.output
+    assert [line for line in result.output.splitlines() if line.startswith("error ")] == [expected]
+    assert not list((tmp_path / "out").rglob("*.pdf"))
