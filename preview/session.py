@@ -15,10 +15,10 @@ one renders and writes the cards.
 Image editors save a picture in place, in pieces: a build that reads it half
 written would show an error for a save that is going well.  So a picture that
 has just changed is built from only once it is whole (a PNG's last chunk, a
-JPEG's end marker, an SVG's closing tag) and has not changed for
-``SETTLE_QUIET_S`` (at most ``SETTLE_LIMIT_S``), and a build that finds a
-picture broken while it is still being written waits for it and builds again
-rather than show the error.
+JPEG's end marker, an SVG's closing tag: a whole picture is built from at once,
+one that is not is waited for, at most ``SETTLE_LIMIT_S``), and a build that
+finds a picture broken while it is still being written waits until it has not
+changed for ``SETTLE_QUIET_S`` and builds again rather than show the error.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from generator.diskcache import DiskCache, cache_folder
 from model.errors import InputErrors, PnpError, Problem
 from model.sheets import Card, load_project
 
-#: A picture that changed is built from once it is whole and has not changed for this long (seconds) ...
+#: A picture a build found broken is built from again once it is whole and has not changed for this long
+#: (seconds) ...
 SETTLE_QUIET_S = 0.15
 #: ... waiting at most this long for it; a picture unchanged for this long is taken as it is.
 SETTLE_LIMIT_S = 3.0
@@ -151,7 +152,7 @@ class Session:
         with self.lock:
             start = time.perf_counter()
             trigger = ", ".join(sorted({self._name(p) for p in changed})) if changed else "start"
-            settle([p for p in changed or () if _is_picture(p)])
+            settle([p for p in changed or () if _is_picture(p)], quiet=0)  # (a whole picture: at once)
             snap = self._attempt(trigger, self.workers if workers is None else workers)
             deadline = time.monotonic() + SETTLE_LIMIT_S
             while snap.errors and (saving := self._being_saved(snap)) and time.monotonic() < deadline:
@@ -333,7 +334,7 @@ def settle(paths, quiet: float = SETTLE_QUIET_S, limit: float = SETTLE_LIMIT_S) 
     while waiting and time.monotonic() < deadline:
         waiting = [p for p in waiting if not _settled(p, quiet)]
         if waiting:
-            time.sleep(min(0.05, quiet))
+            time.sleep(min(0.05, quiet or 0.05))
 
 
 def _picture_kind(path: Path) -> str:
