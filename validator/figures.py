@@ -68,9 +68,9 @@ def range_critical(seats: int, level: float = LEVEL) -> float:
     degrees of freedom over the square root of 2 (2.57 for four seats at 95%; 1.96 for two)."""
     if seats <= 2:
         return z_two(level)
-    from scipy.stats import studentized_range
+    from .distributions import studentized_range_ppf
 
-    return float(studentized_range.ppf(level, seats, math.inf)) / math.sqrt(2)
+    return studentized_range_ppf(level, seats) / math.sqrt(2)
 
 
 # ------------------------------------------------------------------ the seats
@@ -216,16 +216,16 @@ def _figure(label: str, unit: str, value, low, high) -> dict:
 def quantile_interval(hist, q: float, level: float = LEVEL) -> tuple[float, float, float]:
     """The q-quantile (0..1) of the values a histogram counts, with a distribution-free interval (95% unless
     ``level`` says otherwise) between two order statistics: the number of values below the true quantile is
-    binomial (n, q), so the ranks are that binomial's equal-tailed quantiles (scipy.stats.binom)."""
+    binomial (n, q), so the ranks are that binomial's equal-tailed quantiles (:func:`binom_ppf`)."""
     n = sum(hist.values())
     if n == 0:
         return float("nan"), float("nan"), float("nan")
-    from scipy.stats import binom
+    from .distributions import binom_ppf
 
     value = hist_percentile(hist, 100 * q)
     alpha = 1 - level
-    lo_rank = max(0, int(binom.ppf(alpha / 2, n, q)) - 1)
-    hi_rank = min(n - 1, int(binom.ppf(1 - alpha / 2, n, q)))
+    lo_rank = max(0, binom_ppf(alpha / 2, n, q) - 1)
+    hi_rank = min(n - 1, binom_ppf(1 - alpha / 2, n, q))
     return value, _value_at(hist, lo_rank), _value_at(hist, hi_rank)
 
 
