@@ -217,3 +217,12 @@ def test_bands_of_several_sizes_stack_from_the_top_and_turn_the_page_when_full()
     (_, dy1), (_, dy2) = pages[1]
     assert max(s.trim.top for s in medium.slots) + dy1 == approx(293)
     assert max(s.trim.top for s in small.slots) + dy2 == approx(293 - 132 - MIN_GUTTER)
+
+
+def test_a_component_that_fits_only_with_less_bleed_says_how_much():
+    from generator.sheets.layout import LayoutError
+
+    with pytest.raises(LayoutError, match=r"with 3 mm bleed does not fit on a 76 x 140 mm page inside a 4 mm printer "
+                                          r"margin \(it fits with --bleed 2, or on a larger page\)$"):
+        grid((76, 140), 63.5, 88.9, 3)
+    assert grid((76, 140), 63.5, 88.9, 3, keep=2).cols == 1

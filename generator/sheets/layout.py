@@ -340,8 +340,12 @@ def grid(page: str | tuple[float, float], width: float, height: float, bleed: fl
         if best is None or rank > best[0]:
             best = (rank, w, h, rotation, ax, ay)
     if best is None:
+        less = [k / 2 for k in range(int(keep * 2) - 1, -1, -1)
+                if any(_axis(area.w, w, bleed, k / 2, shared, marks, min_gutter) is not None and
+                       _axis(area.h, h, bleed, k / 2, shared, marks, min_gutter) is not None for w, h, _ in shapes)]
+        hint = f" (it fits with --bleed {_fmt(less[0])}, or on a larger page)" if less else ""
         raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(keep)} mm bleed does not fit "
-                          f"on a {_fmt(page_w)} x {_fmt(page_h)} mm page inside a {_fmt(m)} mm printer margin")
+                          f"on a {_fmt(page_w)} x {_fmt(page_h)} mm page inside a {_fmt(m)} mm printer margin{hint}")
     _, w, h, rotation, ax, ay = best
     cols, rows = ax.count, ay.count
     grid_w = cols * w + (cols - 1) * ax.gutter
