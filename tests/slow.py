@@ -7,7 +7,9 @@ SLOW_MODULES = {
     "test_preview.py", "test_printable.py", "test_printed_page.py", "test_reference_pages.py", "test_svgfast.py",
     "test_text_on_page.py", "validator/test_ab.py", "validator/test_conformance_all.py",
     "validator/test_conformance_cli.py", "validator/test_fast_play.py", "validator/test_validator_charts.py",
-    "validator/test_validator_runner.py",
+    "validator/test_validator_runner.py", "validator/test_calibration.py", "validator/test_hostile_engines.py",
+    "validator/test_until_sure.py", "test_pdfx.py", "test_printed_edges.py", "test_card_layout.py",
+    "test_reference_flow.py",
 }
 #: Slow tests of quicker modules, by module and function (every parameter of it).
 SLOW_TESTS = {
@@ -42,11 +44,17 @@ SLOW_TESTS = {
                       "test_a_bug_during_a_rebuild_is_said_and_the_loop_goes_on",
                       "test_the_session_shows_and_counts_the_warnings_check_gives"},
     "test_workers.py": {"test_template_mistakes_in_workers_are_one_line_each_and_nothing_is_written"},
-    "validator/test_engines.py": {"test_local_workers_and_a_dask_cluster_play_the_same_games"},
     "validator/test_report_verdicts.py": {"test_every_plot_label_is_at_least_11_px_in_a_browser"},
     "validator/test_skeleton.py": {"test_the_skeleton_passes_conformance_and_writes_a_report"},
-    "validator/test_validator_cli.py": {"test_strict_run"},
     "validator/test_validator_drama.py": {"test_same_figures_for_any_worker_count",
                                           "test_the_figures_come_from_the_first_games_of_a_long_run"},
-    "validator/test_validator_sweep.py": {"test_validate_with_several_player_counts_reports_each"},
+    "validator/test_validator_sweep.py": {"test_validate_with_several_player_counts_reports_each",
+                                          "test_the_skill_games_are_the_engines_unless_asked"},
+    "validator/test_validator_cli.py": {"test_strict_run", "test_validate_writes_every_file_and_passes_or_warns",
+                                        "test_editing_a_row_changes_the_simulation"},
+    "validator/test_engines.py": {"test_local_workers_and_a_dask_cluster_play_the_same_games",
+                                  "test_only_validate_runs_a_game_folders_rules"},
+    "test_hostile_folders.py": {"test_the_time_a_design_takes_is_bounded"},
+    "test_sheet_edges.py": {"test_every_crop_mark_stays_inside_the_printable_area_for_any_back_offset"},
+    "test_preview_sizes.py": {"test_components_show_at_their_relative_size_and_counts_read_as_words"},
 }
