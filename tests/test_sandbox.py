@@ -75,6 +75,18 @@ def test_a_player_aid_lists_the_deck_and_is_rendered_again_after_any_rows_edit(e
     assert "Golden Scarab x5" in pdf_text(out / SLUG / f"{SLUG}-cards.pdf")
 
 
+def test_a_card_that_lists_the_deck_is_drawn_on_the_reference_sheet_too(example, tmp_path):
+    """The example's reference sheet shows the relics (``<card deck="relic" ...>``): a relic template that
+    reads the rows is given them there as on the card sheets."""
+    relic = example / "templates" / SLUG / "relic.svg.j2"
+    relic.write_text(relic.read_text(encoding="utf-8").replace(
+        "{% block body %}", "{% block body %}<!-- {{ decks.relic|length }} of {{ cards|length }} -->", 1),
+        encoding="utf-8")
+    game = load_project(example, [SLUG]).games[SLUG]
+    result = build_game(game, BuildOptions(out=tmp_path / "out"), write=False)
+    assert any(path.name == f"{SLUG}-reference.pdf" for path in result.data)
+
+
 def test_which_decks_read_the_rows_is_found_in_their_templates_code(example):
     from generator.stages.rows import reading_decks
 

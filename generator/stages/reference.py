@@ -387,7 +387,9 @@ class ReferenceBuilder:
             self.error(el, f"<card deck='{deck_name}' id='{card_id}'>: no such card", f"id=\"{card_id}\"")
             return []
         template = deck.back if side == "back" and deck.back else deck.front
-        svg = self.renderer.svg(template, deck, card)
+        rows = {"cards": self.game.select(self.expansions),  # (a card template that lists the deck sees it here too)
+                "decks": {name: self.game.deck(name, self.expansions) for name in self.manifest.decks}}
+        svg = self.renderer.svg(template, deck, card, **rows)
         if svg is None:
             return []
         # a mistake in the card's SVG is the card template's (said once with the card's own)
