@@ -9,35 +9,16 @@ from math import comb
 
 import pytest
 
-from model.sheets import load_project
 from validator.games.golden_pyramid import SPEC
 from validator.games.golden_pyramid.stats import Stats
 from validator.kit import Chance, conformance
 from validator.runner import PlayOptions, play
 
-SLUG = "golden-pyramid"
+from golden_positions import data, make  # noqa: F401 - the fixtures the tests name
 
 # sum of legal actions along the first 300 decisions of the kit's seeded random playouts
 PERFT = {(2, 1): 3595, (2, 2): 3614, (3, 1): 3719, (3, 2): 3702, (4, 1): 3060, (4, 2): 3312, (5, 1): 3347,
          (5, 2): 3633, (6, 1): 3068, (6, 2): 2928}
-
-
-@pytest.fixture(scope="module")
-def data(project_root):
-    return load_project(project_root, [SLUG]).games[SLUG]
-
-
-@pytest.fixture(scope="module")
-def make(data):
-    cache = {}
-
-    def get(players=2, **options):
-        key = (players, tuple(sorted(options.items())))
-        if key not in cache:
-            cache[key] = SPEC.make(data, players, **options)
-        return cache[key]
-
-    return get
 
 
 @pytest.mark.parametrize("players", [2, 6])
