@@ -18,7 +18,6 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageCms
-from scipy.ndimage import maximum_filter, minimum_filter
 from skimage.color import deltaE_ciede2000, rgb2lab
 
 from generator.build import BuildOptions
@@ -32,6 +31,7 @@ from generator.targets.pdfx import PdfxOptions
 from model.sheets import load_project
 from pnp.cli import main
 
+from cmykpages import as_printed, spread
 from helpers import REPO, copy_game, find_row, set_cell
 
 EXAMPLE = REPO / "docs" / "example"
@@ -171,58 +171,6 @@ def test_the_same_inputs_give_the_same_bytes(rendered, exports):
 
 
 # ---------------------------------------------------------------- rendered back to RGB
-def as_printed(data: bytes, icc: bytes) -> bytes:
-    """The PDF with its DeviceCMYK colours and pictures in an ICCBased space of its output intent's
-    profile: PDFium then renders them through the profile, as the press will print them."""
-    with pikepdf.open(io.BytesIO(data)) as pdf:
-        stream = pdf.make_stream(icc)
-        stream.N = 4
-        space = pikepdf.Array([pikepdf.Name.ICCBased, stream])
-        done = set()
-
-        def fix(obj, resources) -> bytes:
-            out = []
-            for item in pikepdf.parse_content_stream(obj):
-                op = str(item.operator)
-                if op in ("k", "K"):
-                    out.append(pikepdf.ContentStreamInstruction([pikepdf.Name("/Printed")],
-                                                                pikepdf.Operator("cs" if op == "k" else "CS")))
-                    out.append(pikepdf.ContentStreamInstruction(item.operands,
-                                                                pikepdf.Operator("sc" if op == "k" else "SC")))
-                else:
-                    out.append(item)
-            if "/ColorSpace" not in resources:
-                resources.ColorSpace = pikepdf.Dictionary()
-            resources.ColorSpace.Printed = space
-            for x in resources.get("/XObject", {}).values():
-                if x.objgen in done:
-                    continue
-                done.add(x.objgen)
-                if x.Subtype == "/Image" and x.get("/ColorSpace") == "/DeviceCMYK":
-                    x.ColorSpace = space
-                elif x.Subtype == "/Form":
-                    if "/Resources" not in x:
-                        x.Resources = pikepdf.Dictionary()
-                    x.write(fix(x, x.Resources))
-            for shading in resources.get("/Shading", {}).values():
-                if shading.get("/ColorSpace") == "/DeviceCMYK":
-                    shading.ColorSpace = space
-            return pikepdf.unparse_content_stream(out)
-
-        for page in pdf.pages:
-            if "/Resources" not in page.obj:
-                page.obj.Resources = pikepdf.Dictionary()
-            page.obj.Contents = pdf.make_stream(fix(page.obj, page.obj.Resources))
-        buffer = io.BytesIO()
-        pdf.save(buffer)
-        return buffer.getvalue()
-
-
-def spread(pixels: np.ndarray) -> np.ndarray:
-    """The largest difference of any channel within each pixel's 7 x 7 neighbourhood."""
-    return (maximum_filter(pixels, size=(7, 7, 1)).astype(int) - minimum_filter(pixels, size=(7, 7, 1))).max(-1)
-
-
 def rendered_back(output, game) -> list[tuple[dict, np.ndarray, np.ndarray]]:
     """(manifest row, CIEDE2000 of every flat pixel away from the edges, and of its colour's round trip
     through the profile) for every page: the page rendered by PDFium through the output intent's profile
@@ -563,3 +511,4 @@ def test_a_picture_shop_that_no_deck_fits_writes_nothing(rendered):
     assert [p.message for p in out.problems] == [
         "Tokens (25.4 x 25.4 mm) fit no The Game Crafter size, left out; sizes: poker card (2.5 x 3.5 in), bridge "
         "card (2.25 x 3.5 in), mini card (1.75 x 2.5 in), tarot card (2.75 x 4.75 in), square card (3.5 x 3.5 in)"]
+

@@ -75,6 +75,11 @@ class Profile:
     def gamut(self, pixels) -> "Gamut":
         return gamut(self, pixels)
 
+    def black_only(self, grey: int) -> float:
+        """The black ink alone (0-1) that prints the sRGB grey ``grey`` (0-255) as light as the
+        profile prints it in all four inks: what neutral text is set in on the press."""
+        return _black_only(self.data)[grey]
+
 
 def bundled_path() -> Path:
     return Path(str(resources.files("generator") / "icc" / BUNDLED))
@@ -156,6 +161,27 @@ def _max_ink(data: bytes) -> float:
     grid = np.stack(np.meshgrid(steps, steps, steps), -1).reshape(-1, 3)
     cmyk = Profile(data, "", "").to_cmyk(grid).astype(int)
     return float(cmyk.sum(-1).max()) * 100 / 255
+
+
+@lru_cache(maxsize=8)
+def _black_only(data: bytes) -> tuple[float, ...]:
+    """For every sRGB grey 0-255: the K-only tint whose printed lightness (CIE L*) is nearest the
+    grey's own print in all four inks; pure black is 100 % K, white no ink."""
+    import numpy as np
+    from coloraide import Color
+
+    profile = Profile(data, "", "")
+    greys = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1)
+    ramp = np.zeros((256, 4), np.uint8)
+    ramp[:, 3] = np.arange(256)
+
+    def lightness(rows) -> np.ndarray:
+        return np.array([Color("srgb", [v / 255 for v in row]).convert("lab-d65")["lightness"] for row in rows])
+
+    wanted, black = lightness(profile.printed(greys)), lightness(profile.to_rgb(ramp))
+    tints = [int(np.argmin(np.abs(black - w))) for w in wanted]
+    tints[0], tints[255] = 255, 0
+    return tuple(round(t / 255, 4) for t in tints)
 
 
 def ink_limit(profile: Profile) -> int:

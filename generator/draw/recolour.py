@@ -6,7 +6,11 @@ stream (pages, forms, tiling patterns: ``rg``/``RG``, ``g``/``G``, and
 ``sc``/``scn`` in an RGB or grey colour space, which becomes DeviceCMYK), every
 picture (decoded, converted pixel by pixel and compressed again; its soft mask
 kept) and every axial or radial gradient (its colour function sampled in 256
-steps in CMYK).  ``Recolour(profile, "proof")`` makes the soft proof: every
+steps in CMYK).  Text in a neutral colour (black or a grey) is set in black ink
+alone, the press's rule for text (four inks slightly out of register blur small
+letters): the K tint the profile prints as light as the four-ink grey
+(``Profile.black_only``), pure black 100 % K; every other shape in that colour
+keeps the four-ink (rich) black.  (The soft proof shows the same.)  ``Recolour(profile, "proof")`` makes the soft proof: every
 colour replaced by the sRGB colour it prints as (sRGB -> CMYK -> sRGB), so any
 viewer shows what the printed card will look like.  CMYK colours already in a
 document are left alone for print and shown through the profile in a proof.
@@ -170,6 +174,7 @@ class Recolour:
 
         out = []
         state = GraphicsState()
+        text = TextBlack(self.profile, self.mode)
         for item in instructions:
             if isinstance(item, pikepdf.ContentStreamInlineImage):
                 self.skipped.append("an inline image")
@@ -177,12 +182,17 @@ class Recolour:
                 continue
             operands, operator = list(item.operands), item.operator
             op = str(operator)
+            out.extend(text.before(op))
             if op in ("rg", "RG", "g", "G", "k", "K"):
                 new = self.colour(_SETS[op], operands)
                 if new is not None:
                     stroking = op.isupper()
+                    if not stroking:
+                        text.fill(_SETS[op], operands, new)
                     op = ("K" if stroking else "k") if len(new) == 4 else ("RG" if stroking else "rg")
                     operands, operator = new, pikepdf.Operator(op)
+                elif not op.isupper():
+                    text.fill("cmyk", operands, None)
                 state.step(op)
             elif op in ("cs", "CS"):
                 kind = _kind(operands[0], resources)
@@ -195,6 +205,10 @@ class Recolour:
                     new = self.colour(kind, operands)
                     if new is not None:
                         operands = new
+                    if op.islower():
+                        text.fill(kind, item.operands, new)
+                elif op.islower():
+                    text.fill("other", operands, None)
             else:
                 state.step(op)
             out.append(pikepdf.ContentStreamInstruction(operands, operator))
@@ -261,6 +275,59 @@ class Recolour:
         if "/Background" in shading:
             shading.Background = pikepdf.Array(self.colour(kind, shading.Background)
                                                or list(shading.Background))
+
+
+#: operators that show text (in the fill colour, as the bundled drawing code sets it)
+_SHOWS = frozenset(("Tj", "TJ", "'", '"'))
+#: operators that paint with the fill colour what is not text
+_PAINTS = frozenset(("f", "F", "f*", "B", "B*", "b", "b*", "sh", "Do", "BI"))
+
+
+class TextBlack:
+    """Neutral text in black ink alone, the rest of a content stream as converted.
+
+    It follows the fill colour set in a content stream (saved by ``q``, restored by ``Q``): when
+    text is shown while the fill is a neutral RGB or grey colour, a K-only fill is set just before
+    it; when a shape is then filled, the four-ink colour the stream set is set again first.  In a
+    soft proof (``mode`` "proof") the same, with each colour as it prints, in sRGB."""
+
+    def __init__(self, profile: Profile, mode: str = "cmyk"):
+        self.profile = profile
+        self.mode = mode
+        self.neutral: tuple | None = None  # (the K-only colour, the four-ink one) of the fill in force
+        self.black = False  # the K-only colour is the one set now
+        self._saved: list[tuple] = []
+
+    def fill(self, kind: str, values, converted) -> None:
+        """A fill colour was set: ``values`` in ``kind``, ``converted`` to CMYK (None: kept as it was)."""
+        self.black = False
+        self.neutral = None
+        if converted is None or kind not in ("rgb", "gray"):
+            return
+        levels = {round(float(v) * 255) for v in values}
+        if len(levels) == 1:
+            black = [0.0, 0.0, 0.0, self.profile.black_only(min(255, max(0, levels.pop())))]
+            if self.mode == "proof":
+                black = [round(int(v) / 255, 4) for v in self.profile.to_rgb([[round(v * 255) for v in black]])[0]]
+            self.neutral = (black, list(converted))
+
+    def before(self, op: str) -> list:
+        """The instructions to put before ``op``."""
+        import pikepdf
+
+        if op == "q":
+            self._saved.append((self.neutral, self.black))
+        elif op == "Q":
+            if self._saved:
+                self.neutral, self.black = self._saved.pop()
+        elif op in ("cs", "CS"):
+            if op == "cs":  # (a new colour space: its initial colour, set as that space's)
+                self.fill("other", (), None)
+        elif self.neutral is not None and (op in _SHOWS if not self.black else op in _PAINTS):
+            self.black = not self.black
+            colour = self.neutral[0] if self.black else self.neutral[1]
+            return [pikepdf.ContentStreamInstruction(colour, pikepdf.Operator("k" if len(colour) == 4 else "rg"))]
+        return []
 
 
 class UnsupportedFunction(Exception):
