@@ -266,6 +266,22 @@ def test_an_image_written_by_hand_in_a_template_is_an_error_that_names_the_helpe
         "(docs/format.md, Pictures); it finds the file in the data folder, fits, clips and checks it (cards 'r1', 'r2', 'r3')"]
 
 
+@pytest.mark.parametrize("name, message", [
+    ("art/frame.png", "picture 'art/frame.png' not found in the data folder"),
+    ("art/big.svg", "'art/big.svg' is 8.6 MB; an SVG picture may be at most 8 MB (simplify it, or save it as a PNG)"),
+])
+def test_a_bad_picture_the_template_names_is_one_error_at_its_line_naming_the_cards(data, tmp_path, name, message):
+    (data / "art" / "big.svg").write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg">' + b" " * 9_000_000 + b"</svg>")
+    template = data / "templates" / "tomb" / "relic.svg.j2"
+    template.write_text(template.read_text().replace('{{ picture(card.art, 0, 0, W, 45, fit="cover") }}',
+                                                     f'{{{{ picture("{name}", 0, 0, 10, 10) }}}}'))
+    with pytest.raises(InputErrors) as exc:
+        build(data, tmp_path / "out")
+    assert [str(p) for p in exc.value.problems if p.is_error] == [
+        f"templates/tomb/relic.svg.j2:4: {message} (cards 'r1', 'r2', 'r3')"]
+    assert not (tmp_path / "out").exists()
+
+
 def test_placement_follows_fit_and_anchor():
     box = (10.0, 20.0, 40.0, 40.0)
     assert placement.placement("cover", "center", box, (200, 100)) == (-10.0, 20.0, 80.0, 40.0)

@@ -48,7 +48,7 @@ class Kit:
             if cell is not None and str(cell) == value:
                 return card.sheet, card.row, field, f"'{card.id}' ({self.side})"
         where = f"templates/{self.manifest.slug}/{self.template}" if self.template else f"templates/{self.manifest.slug}"
-        who = f"'{card.id}' ({self.side}), {field}" if card is not None else field
+        who = ", ".join(w for w in (f"'{card.id}' ({self.side})" if card is not None else "", field) if w)
         return where, None, None, who
 
     def _colour(self, name: str) -> str | None:
@@ -166,7 +166,9 @@ class Kit:
 
                 drawn(picture.rel, picture.digest, path)
         except pictures.PictureError as exc:
-            self.problems.error(file, row, column, f"{who}: {exc}" if row is None else str(exc))
+            if row is None:  # a name the template wrote: its mistake, at its line, once for every card it spoils
+                raise TemplateProblem(str(exc)) from None
+            self.problems.error(file, row, column, str(exc))
             return Markup("")
         self.pictures[picture.rel] = picture.digest
         if picture.kind != "svg":
