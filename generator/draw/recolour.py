@@ -126,55 +126,66 @@ class Recolour:
             out = self.profile.printed(pixels)
         return [[round(int(v) / 255, 4) for v in row] for row in out]
 
+    def _text_black(self, grey: int) -> list[float]:
+        """The colour text in the sRGB grey ``grey`` (0-255) prints in: black ink alone (as it prints, in a proof)."""
+        ink = [0.0, 0.0, 0.0, self.profile.black_only(grey)]
+        return ink if self.mode == "cmyk" else self._convert("cmyk", [[round(v * 255) for v in ink]])[0]
+
     # ------------------------------------------------------------ documents
     def document(self, pdf) -> None:
         """Convert every page of ``pdf`` (a pikepdf.Pdf) in place."""
+        for page in pdf.pages:
+            page.obj.Contents = pdf.make_stream(self._converted(pdf, page, page.obj))
+            self._group_space(page.obj)
+
+    def _first(self, obj) -> bool:
+        """Whether ``obj`` is met for the first time (an object shared by pages is converted once)."""
+        if obj.objgen != (0, 0) and obj.objgen in self._done:
+            return False
+        self._done.add(obj.objgen)
+        return True
+
+    def _converted(self, pdf, content, obj) -> bytes:
+        """The content stream of a page, form or tiling pattern (``obj``) converted, after its resources."""
         import pikepdf
 
-        for page in pdf.pages:
-            resources = page.obj.get("/Resources", pikepdf.Dictionary())
-            self._resources(pdf, resources)
-            data = self._content(pikepdf.parse_content_stream(page), resources)
-            page.obj.Contents = pdf.make_stream(data)
-            group = page.obj.get("/Group")
-            if group is not None and "/CS" in group:
-                group.CS = pikepdf.Name(self.space)
+        resources = obj.get("/Resources", pikepdf.Dictionary())
+        self._resources(pdf, resources)
+        return self._content(pikepdf.parse_content_stream(content), resources)
+
+    def _group_space(self, obj) -> None:
+        """A transparency group's blending colour space in the output space."""
+        import pikepdf
+
+        group = obj.get("/Group")
+        if group is not None and "/CS" in group:
+            group.CS = pikepdf.Name(self.space)
 
     def _resources(self, pdf, resources) -> None:
-        import pikepdf
-
         for obj in resources.get("/XObject", {}).values():
-            if obj.objgen in self._done and obj.objgen != (0, 0):
+            if not self._first(obj):
                 continue
-            self._done.add(obj.objgen)
             if obj.get("/Subtype") == "/Image":
                 self._image(obj)
             elif obj.get("/Subtype") == "/Form":
-                own = obj.get("/Resources", pikepdf.Dictionary())
-                self._resources(pdf, own)
-                obj.write(self._content(pikepdf.parse_content_stream(obj), own))
-                group = obj.get("/Group")
-                if group is not None and "/CS" in group:
-                    group.CS = pikepdf.Name(self.space)
+                obj.write(self._converted(pdf, obj, obj))
+                self._group_space(obj)
         for name, shading in resources.get("/Shading", {}).items():
             self._shading(pdf, shading, name)
         for name, pattern in resources.get("/Pattern", {}).items():
-            if pattern.objgen in self._done and pattern.objgen != (0, 0):
+            if not self._first(pattern):
                 continue
-            self._done.add(pattern.objgen)
             if int(pattern.get("/PatternType", 0)) == 2:
                 self._shading(pdf, pattern.Shading, name)
             else:
-                own = pattern.get("/Resources", pikepdf.Dictionary())
-                self._resources(pdf, own)
-                pattern.write(self._content(pikepdf.parse_content_stream(pattern), own))
+                pattern.write(self._converted(pdf, pattern, pattern))
 
     def _content(self, instructions, resources) -> bytes:
         import pikepdf
 
         out = []
         state = GraphicsState()
-        text = TextBlack(self.profile, self.mode)
+        text = TextBlack(self._text_black)
         for item in instructions:
             if isinstance(item, pikepdf.ContentStreamInlineImage):
                 self.skipped.append("an inline image")
@@ -242,9 +253,8 @@ class Recolour:
     def _shading(self, pdf, shading, name) -> None:
         import pikepdf
 
-        if shading.objgen in self._done and shading.objgen != (0, 0):
+        if not self._first(shading):
             return
-        self._done.add(shading.objgen)
         kind = _kind(shading.get("/ColorSpace"))
         if kind == "other" or (kind == "cmyk" and self.mode == "cmyk"):
             if kind == "other":
@@ -288,12 +298,11 @@ class TextBlack:
 
     It follows the fill colour set in a content stream (saved by ``q``, restored by ``Q``): when
     text is shown while the fill is a neutral RGB or grey colour, a K-only fill is set just before
-    it; when a shape is then filled, the four-ink colour the stream set is set again first.  In a
-    soft proof (``mode`` "proof") the same, with each colour as it prints, in sRGB."""
+    it; when a shape is then filled, the four-ink colour the stream set is set again first.
+    ``black(grey)`` gives the colour for text in a grey (CMYK, or sRGB in a soft proof)."""
 
-    def __init__(self, profile: Profile, mode: str = "cmyk"):
-        self.profile = profile
-        self.mode = mode
+    def __init__(self, black):
+        self.black_of = black
         self.neutral: tuple | None = None  # (the K-only colour, the four-ink one) of the fill in force
         self.black = False  # the K-only colour is the one set now
         self._saved: list[tuple] = []
@@ -306,10 +315,7 @@ class TextBlack:
             return
         levels = {round(float(v) * 255) for v in values}
         if len(levels) == 1:
-            black = [0.0, 0.0, 0.0, self.profile.black_only(min(255, max(0, levels.pop())))]
-            if self.mode == "proof":
-                black = [round(int(v) / 255, 4) for v in self.profile.to_rgb([[round(v * 255) for v in black]])[0]]
-            self.neutral = (black, list(converted))
+            self.neutral = (self.black_of(min(255, max(0, levels.pop()))), list(converted))
 
     def before(self, op: str) -> list:
         """The instructions to put before ``op``."""
