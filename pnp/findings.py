@@ -33,7 +33,7 @@ def game_checks(game, store=None) -> list[Problem]:
     sheet checks (pnp's own installed engines are pnp's code: their checks run)."""
     from validator.checks import deck_checks
 
-    return [_of_game(game.slug, p) for p in deck_checks(game, folder_rules=False)] + palette_checks(game.manifest, store)
+    return [_of_game(game.slug, p) for p in deck_checks(game)] + palette_checks(game.manifest, store)
 
 
 def _of_game(slug: str, problem: Problem) -> Problem:
