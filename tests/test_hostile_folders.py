@@ -22,11 +22,13 @@ from PIL import Image
 
 from pnp.cli import main
 
+from helpers import find_row, set_cell
+
 SLUG = "crypt"
 T = f"templates/{SLUG}/card.svg.j2"
 BODY_LINE = 4  # the line of the card template each case writes into
 CARDS = "(cards 'r1', 'r2', 'r3')"
-MANIFEST = f"""[game]
+MANIFEST = """[game]
 title = "Crypt"
 players = "2-4"
 playtime = "10-20 min"
@@ -83,14 +85,7 @@ def run_case(game: Path, tmp_path: Path, body: str = "", files: dict | None = No
     if link:
         (data / link[0]).symlink_to(link[1])
     if cell:
-        lines = (data / "cards.csv").read_text(encoding="utf-8").splitlines()
-        head = lines[0].split(",")
-        for i, line in enumerate(lines[1:], 1):
-            values = line.split(",")
-            if values[2] == cell[0]:
-                values[head.index(cell[1])] = cell[2]
-                lines[i] = ",".join(values)
-        (data / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        set_cell(data / "cards.csv", find_row(data / "cards.csv", "id", cell[0]), cell[1], cell[2])
     before = {p for p in tmp_path.rglob("*")}
     children = {p.pid for p in psutil.Process().children(recursive=True)}
     out = tmp_path / "out"
