@@ -251,7 +251,7 @@ def page_name(spec: str | tuple[float, float]) -> str:
     if isinstance(spec, str) and spec.strip().lower() in PAGE_SIZES:
         return spec.strip().lower()
     w, h = page_size(spec)
-    return f"{_fmt(w)} x {_fmt(h)} mm"
+    return f"{fmt_mm(w)} x {fmt_mm(h)} mm"
 
 
 def check_printer_margin(margin: float) -> float:
@@ -270,7 +270,9 @@ def _grid_area(page_w: float, page_h: float, margin: float) -> Rect:
     return Rect(margin, margin + FOOTER_BAND, page_w - 2 * margin, page_h - 2 * margin - FOOTER_BAND)
 
 
-def _fmt(v: float) -> str:
+def fmt_mm(v: float) -> str:
+    """A length in millimetres as notes and messages write it: rounded to two places, no
+    trailing zeros."""
     return f"{round(v, 2):g}"
 
 
@@ -343,9 +345,9 @@ def grid(page: str | tuple[float, float], width: float, height: float, bleed: fl
         less = [k / 2 for k in range(int(keep * 2) - 1, -1, -1)
                 if any(_axis(area.w, w, bleed, k / 2, shared, marks, min_gutter) is not None and
                        _axis(area.h, h, bleed, k / 2, shared, marks, min_gutter) is not None for w, h, _ in shapes)]
-        hint = f" (it fits with --bleed {_fmt(less[0])}, or on a larger page)" if less else ""
-        raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(keep)} mm bleed does not fit "
-                          f"on a {_fmt(page_w)} x {_fmt(page_h)} mm page inside a {_fmt(m)} mm printer margin{hint}")
+        hint = f" (it fits with --bleed {fmt_mm(less[0])}, or on a larger page)" if less else ""
+        raise LayoutError(f"a {fmt_mm(width)} x {fmt_mm(height)} mm component with {fmt_mm(keep)} mm bleed does not fit "
+                          f"on a {fmt_mm(page_w)} x {fmt_mm(page_h)} mm page inside a {fmt_mm(m)} mm printer margin{hint}")
     _, w, h, rotation, ax, ay = best
     cols, rows = ax.count, ay.count
     grid_w = cols * w + (cols - 1) * ax.gutter
@@ -536,8 +538,8 @@ def gutterfold(page: str | tuple[float, float], width: float, height: float, ble
             if best is None or rank > (not best[0].cut_lines, best[0].per_page):
                 best = (sheet, fold, at, full)
     if best is None:
-        raise LayoutError(f"a {_fmt(width)} x {_fmt(height)} mm component with {_fmt(bleed)} mm bleed does not fit "
-                          f"on half a {page_name(page)} page inside a {_fmt(m)} mm printer margin")
+        raise LayoutError(f"a {fmt_mm(width)} x {fmt_mm(height)} mm component with {fmt_mm(bleed)} mm bleed does not fit "
+                          f"on half a {page_name(page)} page inside a {fmt_mm(m)} mm printer margin")
     sheet, fold, at, full = best
     mirror = _mirror_x if fold == "vertical" else _mirror_y
     sheet.back_slots = [Slot(s.index, s.row, s.col, mirror(s.trim, at), mirror(s.clip, at),

@@ -4,11 +4,7 @@ no room)."""
 
 from __future__ import annotations
 
-from .layout import LEAST_BLEED, LayoutError, Sheet, grid, page_name
-
-
-def _fmt(v: float) -> str:
-    return f"{round(v, 2):g}"
+from .layout import LEAST_BLEED, LayoutError, Sheet, fmt_mm, grid, page_name
 
 
 def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, height: float, *,
@@ -28,11 +24,11 @@ def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, hei
     if b <= 0:
         bleed = "no bleed"
     elif sheet.shared:
-        bleed = f"neighbours share their cut lines, {_fmt(sheet.edge_bleed)} mm bleed kept around the sheet"
+        bleed = f"neighbours share their cut lines, {fmt_mm(sheet.edge_bleed)} mm bleed kept around the sheet"
     elif kept >= b - 1e-9:
-        bleed = f"the full {_fmt(b)} mm bleed kept on every side"
+        bleed = f"the full {fmt_mm(b)} mm bleed kept on every side"
     else:
-        bleed = f"{_fmt(kept)} mm of the {_fmt(b)} mm bleed kept on every side"
+        bleed = f"{fmt_mm(kept)} mm of the {fmt_mm(b)} mm bleed kept on every side"
     more = []
     if not sheet.shared and keep is None and b > LEAST_BLEED and sheet.fold is None:
         try:
@@ -41,7 +37,7 @@ def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, hei
         except LayoutError:
             other = None
         if other is not None and other.per_page > sheet.per_page:
-            more.append(f"--bleed {_fmt(LEAST_BLEED)} fits {other.per_page}")
+            more.append(f"--bleed {fmt_mm(LEAST_BLEED)} fits {other.per_page}")
     if sheet.printer_margin > 0 and sheet.fold is None:
         try:
             edge = grid(page, width, height, b, printer_margin=0, keep=keep, shared=sheet.shared, marks=sheet.crop)
@@ -52,7 +48,7 @@ def sheet_notes(page: str | tuple[float, float], sheet: Sheet, width: float, hei
     notes = [f"{head}, {bleed}" + ("; " + "; ".join(more) if more else "")]
     for ok, lines in ((sheet.marks_x, "left and right"), (sheet.marks_y, "top and bottom")):
         if sheet.crop and not ok:
-            notes.append(f"{name}: a {_fmt(width)} x {_fmt(height)} mm component leaves no room for crop marks at "
-                         f"the {lines} inside the {_fmt(sheet.printer_margin)} mm printer margin; its cut lines "
+            notes.append(f"{name}: a {fmt_mm(width)} x {fmt_mm(height)} mm component leaves no room for crop marks at "
+                         f"the {lines} inside the {fmt_mm(sheet.printer_margin)} mm printer margin; its cut lines "
                          "are drawn in full")
     return notes
