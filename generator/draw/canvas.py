@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.pdfbase.pdfdoc import (PDFArray, PDFDictionary, PDFName, PDFObject, PDFResourceDictionary, PDFStream,
+                                      format as pdf_format, xObjectName)
 from reportlab.pdfgen.canvas import Canvas
 
 from ..art.formats import png_head, png_info
@@ -47,13 +49,11 @@ def give_form_its_graphics_states(canvas: Canvas, name: str, shading: dict | Non
     its ExtGState (transparency) nor its shadings (gradients), so a form using
     them would name graphics states the PDF never defines.  Build the resources
     ourselves."""
-    from reportlab.pdfbase import pdfdoc
-
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    form = canvas._doc.idToObject[xObjectName(name)]
     states = getattr(form, "ExtGState", None)
     if not states and not shading:
         return
-    resources = pdfdoc.PDFResourceDictionary()
+    resources = PDFResourceDictionary()
     resources.basicFonts()
     resources.basicProcs()
     if form.XObjects:
@@ -123,13 +123,7 @@ def _svg_form(canvas, name: str, digest: str, path: Path) -> None:
 _SVG_SIZES: dict = {}
 
 
-def _pdf_object():
-    from reportlab.pdfbase.pdfdoc import PDFObject
-
-    return PDFObject
-
-
-class _LazyImage(_pdf_object()):
+class _LazyImage(PDFObject):
     """An image XObject whose data is read from its file when the document is written."""
 
     def __init__(self, kind: str, digest: str, path: Path, mask: bool = False):
@@ -142,8 +136,6 @@ class _LazyImage(_pdf_object()):
             self.needs_mask = info.get("colour") in (4, 6) or bool(info.get("trns"))
 
     def format(self, document):
-        from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream
-
         entries, content = encoded(self.kind, self.digest, self.path, self.mask)
         parts = getattr(document, SPLICED, None)
         if parts is None and not isinstance(content, (bytes, bytearray)):
@@ -158,8 +150,6 @@ class _LazyImage(_pdf_object()):
             elif key == "Decode":
                 d[key] = PDFArray(value)
             elif key == "DecodeParms":
-                from reportlab.pdfbase.pdfdoc import PDFDictionary
-
                 d[key] = PDFDictionary(dict(value))
             else:
                 d[key] = value
@@ -171,8 +161,6 @@ class _LazyImage(_pdf_object()):
         # the document is written with a marker in place of the data, put in by ``splice``: the
         # megabytes of a picture are copied once into the file instead of once per layer of
         # reportlab's formatting (the stream, the object, the file, the buffer)
-        from reportlab.pdfbase.pdfdoc import PDFDictionary, format as pdf_format
-
         marker = b"\x00\x01pnp-picture-%08d\x01\x00" % len(parts)
         parts.append((marker, content))
         return pdf_format(PDFDictionary(d.dict.copy()), document) + b"\nstream\n" + marker + b"endstream\n"
