@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from generator.build import BuildOptions, BuildResult, build_games
+from generator.art.pictures import KINDS, kind_of
 from generator.diskcache import DiskCache, cache_folder
 from model.errors import InputErrors, PnpError, Problem
 from model.sheets import Card, load_project
@@ -42,8 +43,8 @@ from model.sheets import Card, load_project
 SETTLE_QUIET_S = 0.15
 #: ... waiting at most this long for it; a picture unchanged for this long is taken as it is.
 SETTLE_LIMIT_S = 3.0
-#: A picture file named in a problem line: 'art/king.png'.
-_NAMED_PICTURE = re.compile(r"'([^']+\.(?:png|jpe?g|svg))'", re.I)
+#: A picture file named in a problem line: 'art/king.png' (any kind pnp reads).
+_NAMED_PICTURE = re.compile(r"'([^']+(?:%s))'" % "|".join(re.escape(k) for k in KINDS), re.I)
 #: The columns shown for a card, in this order, before its game-specific ones.
 SHOWN_COLUMNS = ("id", "name", "count", "color", "number", "symbol", "requires", "effect", "text", "expansion")
 
@@ -153,11 +154,12 @@ class Session:
             start = time.perf_counter()
             trigger = ", ".join(sorted({self._name(p) for p in changed})) if changed else "start"
             settle([p for p in changed or () if _is_picture(p)], quiet=0)  # (a whole picture: at once)
-            snap = self._attempt(trigger, self.workers if workers is None else workers)
+            workers = self.workers if workers is None else workers
+            snap = self._attempt(trigger, workers)
             deadline = time.monotonic() + SETTLE_LIMIT_S
             while snap.errors and (saving := self._being_saved(snap)) and time.monotonic() < deadline:
                 settle(saving)  # caught while an editor writes it: build again once it is whole
-                snap = self._attempt(trigger, self.workers if workers is None else workers)
+                snap = self._attempt(trigger, workers)
             snap.seconds = time.perf_counter() - start
             self.snapshot = snap
         for listener in list(self.listeners):
@@ -256,7 +258,7 @@ class Session:
                         snap.svgs[d.back_key] = d.back_svg
                     for rel, digest in d.pictures:
                         path = game.manifest.data_folder / rel
-                        snap.pictures[digest] = (path, _picture_kind(path))
+                        snap.pictures[digest] = (path, kind_of(path))
                 decks.append((name, deck.label, cards))
             snap.games.append(GameView(game.slug, game.title, decks, [str(f) for f in result.files], result.seconds))
             result.rendered = None  # the snapshot keeps what it needs
@@ -286,8 +288,6 @@ class Session:
 
 
 def _is_picture(path) -> bool:
-    from generator.art.pictures import KINDS
-
     return Path(path).suffix.lower() in KINDS
 
 
@@ -309,7 +309,7 @@ def _whole(path: Path) -> bool:
             tail = fh.read()
     except OSError:
         return False
-    kind = _picture_kind(path)
+    kind = kind_of(path)
     if kind == "png":
         return tail.endswith(b"IEND\xaeB`\x82")
     if kind == "jpeg":
@@ -335,12 +335,6 @@ def settle(paths, quiet: float = SETTLE_QUIET_S, limit: float = SETTLE_LIMIT_S) 
         waiting = [p for p in waiting if not _settled(p, quiet)]
         if waiting:
             time.sleep(min(0.05, quiet or 0.05))
-
-
-def _picture_kind(path: Path) -> str:
-    from generator.art.pictures import kind_of
-
-    return kind_of(path)
 
 
 def _prepare_helper() -> None:
