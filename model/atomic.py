@@ -206,8 +206,7 @@ class AtomicFile:
         return self.path
 
     def abort(self) -> None:
-        if not self.fh.closed:
-            self.fh.close()
+        self.fh.close()
         _unlink_quietly(self.tmp)
 
     def __enter__(self) -> "AtomicFile":

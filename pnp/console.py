@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 
 from rich.console import Console
 from rich.markup import escape
@@ -62,28 +65,25 @@ def bug(exc: BaseException) -> None:
 
 def interrupted() -> None:
     """Ctrl-C: one line, no traceback (builds write nothing until they are done)."""
-    _SAID.append(STOPPED)
+    _STOPPED_SAID.set()
     err.print(STOPPED, markup=False, highlight=False)
     sys.exit(INTERRUPTED_EXIT)
 
 
 STOPPED = "stopped (Ctrl-C); nothing more was written."
-_SAID: list[str] = []
+_STOPPED_SAID = threading.Event()  # (the line is said once, by whichever of the two hears Ctrl-C first)
 
 
 def hear_ctrl_c() -> None:
     """For the commands that run a game's rules engine: Ctrl-C stops them within two seconds whatever the
     engine does (``model.workers.hear_ctrl_c``), with the same one line."""
-    import os
+    import click
 
     from model.workers import hear_ctrl_c as hear
 
     def last_words() -> None:
-        if not _SAID:
+        if not _STOPPED_SAID.is_set():
             os.write(2, (STOPPED + "\n").encode())
-
-    import click
-    import signal
 
     before = signal.getsignal(signal.SIGINT)
     hear(last_words)
