@@ -19,7 +19,6 @@ same pipeline.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
@@ -312,6 +311,7 @@ class Plan:
         self.timed = [False] * len(streams)
         self.parts_left = [len(j.parts) for j in jobs]
         self.games = [pool.ship(st.game) for st in streams]
+        self.groups = sorted({st.group for st in streams} | {j.group for j in jobs})
 
     def left(self) -> float:
         work = sum((st.first + st.games - n) * c for st, n, c in zip(self.streams, self.next, self.cost))
@@ -346,11 +346,9 @@ class Plan:
     def items(self) -> Iterator:
         """``(kind, index, payload)`` items in the pool's order: groups in turn, and in a group one batch or
         part from each stream or job in turn."""
-        groups = sorted({st.group for st in self.streams} | {j.group for j in self.jobs})
-        for g in groups:
+        for g in self.groups:
             lanes = [("s", i) for i, st in enumerate(self.streams) if st.group == g] + \
                     [("j", i) for i, j in enumerate(self.jobs) if j.group == g]
-            parts = {i: 0 for kind, i in lanes if kind == "j"}
             while lanes:
                 for lane in list(lanes):
                     kind, i = lane
@@ -362,11 +360,10 @@ class Plan:
                         yield ("s", i, b)
                     else:
                         job = self.jobs[i]
-                        k = parts[i]
-                        if k >= len(job.parts):
+                        if not self.parts_left[i]:
                             lanes.remove(lane)
                             continue
-                        parts[i] = k + 1
+                        k = len(job.parts) - self.parts_left[i]
                         self.parts_left[i] -= 1
                         yield ("j", i, carry((job.fn, job.parts[k]), job.fn))  # (a folder engine's travels)
 
@@ -382,7 +379,7 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
     totals.update({st.key: new_tally(received(st.game).spec) for st in streams})
     plan = Plan(pool, streams, jobs)
     job_results: dict[int, list] = {i: [] for i, job in enumerate(jobs) if job.parts}
-    groups = sorted({st.group for st in streams} | {j.group for j in jobs})
+    groups = plan.groups
     waiting = {g: 0 for g in groups}  # items fed and not yet merged, by group
     fed = {"group": None}  # the group the feeder is in (every earlier one is wholly fed); "all" at the end
     told: list[int] = []
