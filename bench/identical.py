@@ -39,7 +39,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-GAMES = ("pyramid-scheme", "golden-pyramid", "pyramid-shambo", "pyrrameds", "drinking-pyramid")
 BASE_URL = "https://example.invalid/tts"  # a fixed address: the default names the (temporary) export folder
 
 #: name -> (data folder key, or None for a command without --data; arguments after ``pnp``)

@@ -54,8 +54,9 @@ def counts(cores: int) -> list[int]:
     return out + [cores]
 
 
-def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]) -> tuple[float, str, str]:
-    """One ``pnp validate`` as its own process: (seconds, games.csv, summary.json without its timing)."""
+def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]) -> tuple[float, str, str, tuple]:
+    """One ``pnp validate`` as its own process: (seconds, games.csv, summary.json without its timing,
+    peak memory in kilobytes of the process and of its largest worker)."""
     command = [sys.executable, "-c", MEASURED, "validate", slug, "--data", str(ROOT), "--games", str(games),
                "--out", str(out), *extra, *pool]
     started = time.perf_counter()
@@ -67,11 +68,11 @@ def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     summary.pop("timing")
     peak = [line for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
-    validate.peak = tuple(int(x) for x in peak[-1].split()[1:]) if peak else (0, 0)
-    return seconds, (folder / "games.csv").read_text(encoding="utf-8"), json.dumps(summary, sort_keys=True)
+    peak_kb = tuple(int(x) for x in peak[-1].split()[1:]) if peak else (0, 0)
+    return seconds, (folder / "games.csv").read_text(encoding="utf-8"), json.dumps(summary, sort_keys=True), peak_kb
 
 
-def best(k: int, run) -> tuple[float, str, str]:
+def best(k: int, run) -> tuple[float, str, str, tuple]:
     results = [run() for _ in range(max(1, k))]
     return min(results, key=lambda r: r[0])
 
@@ -97,8 +98,7 @@ def main() -> None:
             for slug in slugs:
                 cells = []
                 for n in sizes:
-                    validate(slug, tmp / f"{slug}-m{n}", n, extra, ["--workers", str(cores)])
-                    me, kids = validate.peak
+                    me, kids = validate(slug, tmp / f"{slug}-m{n}", n, extra, ["--workers", str(cores)])[3]
                     cells.append(f"{n:,} games: {me / 1024:.0f} / {kids / 1024:.0f}")
                 print(f"{slug:<18} " + "   ".join(cells), flush=True)
             return
@@ -108,12 +108,12 @@ def main() -> None:
               f"seconds end to end (speed-up over 1 worker)")
         header = f"{'game':<18}" + "".join(f"{f'{w} worker' + ('s' if w > 1 else ''):>17}" for w in workers)
         print(header + (f"{f'Dask, {cores}':>17}" if dask else "") + "  identical")
-        fixed = {}
+        fixed, differ = {}, []
         for slug in slugs:
             cells, reference, base = [], None, None
             same = True
             for w in workers:
-                s, games_csv, summary = best(args.repeat, lambda w=w: validate(
+                s, games_csv, summary, _ = best(args.repeat, lambda w=w: validate(
                     slug, tmp / f"{slug}-{w}", args.games, extra, ["--workers", str(w)]))
                 reference = reference or (games_csv, summary)
                 same &= (games_csv, summary) == reference
@@ -124,11 +124,13 @@ def main() -> None:
 
                 with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
-                    s, games_csv, summary = best(args.repeat, lambda: validate(
+                    s, games_csv, summary, _ = best(args.repeat, lambda: validate(
                         slug, tmp / f"{slug}-dask", args.games, extra, ["--scheduler", cluster.scheduler_address]))
                 same &= (games_csv, summary) == reference
                 cells.append(f"{s:7.2f} ({base / s:4.2f}x)")
             print(f"{slug:<18}" + "".join(f"{c:>17}" for c in cells) + f"  {'yes' if same else 'NO'}", flush=True)
+            if not same:
+                differ.append(slug)
             fixed[slug] = [best(args.repeat, lambda w=w: validate(slug, tmp / f"{slug}-f{w}", 1,
                                                                   ["--skill-games", "0"], ["--workers", str(w)]))[0]
                            for w in (1, cores)]
@@ -136,8 +138,8 @@ def main() -> None:
               f"1 worker / {cores} workers:")
         for slug, (one, every) in fixed.items():
             print(f"{slug:<18} {one:5.2f} / {every:5.2f}")
-        if not all(True for _ in fixed):
-            raise SystemExit(1)
+        if differ:
+            raise SystemExit(f"not the same games with every worker count and on Dask: {', '.join(differ)}")
 
 
 if __name__ == "__main__":
