@@ -44,7 +44,8 @@ class WorkerCrash(Exception):
         return f"{self.kind} in a worker process: {self.message}"
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs."""
     if os.name != "posix":  # os.kill would end the process on Windows; the parent id is watched alone there
         return True
     try:
@@ -59,7 +60,7 @@ def _alive(pid: int) -> bool:
 def _watch_parent(parent: int, owner: int) -> None:
     while True:
         time.sleep(WATCH_INTERVAL)
-        if os.getppid() != parent or (owner != parent and not _alive(owner)):
+        if os.getppid() != parent or (owner != parent and not alive(owner)):
             os._exit(1)
 
 
@@ -69,7 +70,7 @@ def _start_worker(owner: int) -> None:
     fork server the owner started) or the owner ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
-    if parent != owner and not _alive(owner):  # the owner died while this worker started
+    if parent != owner and not alive(owner):  # the owner died while this worker started
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent, owner), name="pnp-parent-watch", daemon=True).start()
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from model.atomic import AtomicFile
+from model.workers import alive
 
 __all__ = ["GamesWriter", "remove_stale"]
 
@@ -24,25 +25,13 @@ def remove_stale(folder: Path) -> list[Path]:
     for path in folder.glob(".*.tmp"):
         m = re.match(r"^\.games\.csv\.(\d+)\.", path.name)
         try:
-            stale = not _alive(int(m.group(1))) if m else time.time() - path.stat().st_mtime > 3600
+            stale = not alive(int(m.group(1))) if m else time.time() - path.stat().st_mtime > 3600
             if stale:
                 path.unlink()
                 removed.append(path)
         except OSError:
             continue
     return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
 
 
 class GamesWriter(AtomicFile):
