@@ -232,11 +232,10 @@ def _register_faces(names) -> None:
 
     from .tounicode import install
 
-    install()  # characters beyond the BMP (emoji) copy out of the PDF as written
-
     wanted = [n for n in dict.fromkeys(names) if n not in _faces]
     if not wanted:
         return
+    install()  # characters beyond the BMP (emoji) copy out of the PDF as written (every face registered passes here)
     known = set(getRegisteredFontNames())
     for name in wanted:
         if name not in known:  # never replace a font object a document may already use
