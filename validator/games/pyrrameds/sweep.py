@@ -48,13 +48,6 @@ def _options(game, **over) -> dict:
     return o
 
 
-def compare_boxes(game, games: int) -> list[dict]:
-    """Greedy games for every player count and every box selection the rows allow:
-    length in turns, win rate by seat, stalemates.  Same options as ``game``."""
-    return [play_boxes(part) for part in box_parts(game, games)]
-
-
-
 def box_parts(game, games: int) -> list[tuple]:
     """One part of the comparison of boxes per box selection and player count."""
     from .checks import selections
@@ -106,13 +99,6 @@ def play_boxes(part: tuple) -> dict:
 
 #: games of greedy against forgetful per part of the value of information
 INFORMATION_PART = 25
-
-
-def value_of_information(game, games: int) -> dict:
-    """Greedy (remembers every card it was shown or saw revealed) against forgetful
-    (the same player without that memory) on alternate seats, swapped every other
-    game, at the run's player count and boxes: each bot's win rate per seat."""
-    return information([play_information(part) for part in information_parts(game, games)])
 
 
 def information_parts(game, games: int) -> list[tuple]:
