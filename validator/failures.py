@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from model.errors import EngineError, EngineFailure, InvariantViolation, PnpError
-from validator.kit.registry import engine_of, fault_line
+from validator.kit.registry import engine_of, fault_line, own
 
 #: a game that takes this many actions without a new turn (``State.turns``) does not end
 MAX_TURN_ACTIONS = 10_000
@@ -85,14 +85,6 @@ def describe(exc: BaseException) -> str:
 ENGINE_FAULTS = (Exception, SystemExit, KeyboardInterrupt)
 
 
-def own(exc: BaseException) -> None:
-    """Raise ``exc`` again when it is the user's Ctrl-C rather than the engine's fault."""
-    from model.workers import ctrl_c_heard
-
-    if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
-        raise exc
-
-
 def did(exc: BaseException) -> str:
     """What an engine did, as the verb of a failure's line: ``raised ValueError: ...``, ``called sys.exit(3)``,
     ``raised KeyboardInterrupt (...)``, ``wrote to standard output (...)``."""
@@ -145,21 +137,14 @@ def blame(spec):
     the file and line; pnp's own named errors pass; anything else (a fault in pnp)
     keeps its traceback.  An exit (``sys.exit``) or a KeyboardInterrupt the engine
     raised itself (no Ctrl-C was pressed) is the engine's fault too, wherever it is."""
-    from model.workers import ctrl_c_heard
-
     try:
         yield
     except PnpError:
         raise
-    except (SystemExit, KeyboardInterrupt) as exc:
-        if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
-            raise
+    except ENGINE_FAULTS as exc:
+        own(exc)
         engine = engine_of(spec)
         file, line = fault_line(exc, engine) if engine is not None else (None, None)
-        raise EngineError(f"the rules of {spec.slug} {did(exc)}", file, line) from None
-    except Exception as exc:
-        engine = engine_of(spec)
-        file, line = fault_line(exc, engine) if engine is not None else (None, None)
-        if not file:
+        if not file and isinstance(exc, Exception):  # a fault in pnp
             raise
         raise EngineError(f"the rules of {spec.slug} {did(exc)}", file, line) from None

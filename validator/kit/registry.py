@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import sys
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -78,10 +77,7 @@ class Engine:
                 for part in filter(None, attr.split(".")):
                     obj = getattr(obj, part)
         except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - the engine's own fault
-            from model.workers import ctrl_c_heard
-
-            if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
-                raise
+            own(exc)
             raise EngineError(f"the rules of {self.slug} ({self.origin}) do not load: {_exc_line(exc)}",
                               *fault_line(exc, self)) from None
         spec = getattr(obj, "SPEC", None) if not isinstance(obj, GameSpec) else obj
@@ -262,6 +258,14 @@ def _exc_line(exc: BaseException) -> str:
     if isinstance(exc, KeyboardInterrupt):
         return "it raises KeyboardInterrupt as it is imported"
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def own(exc: BaseException) -> None:
+    """Raise ``exc`` again when it is the user's Ctrl-C rather than the engine's fault."""
+    from model.workers import ctrl_c_heard
+
+    if isinstance(exc, KeyboardInterrupt) and ctrl_c_heard():
+        raise exc
 
 
 def fault_line(exc: BaseException, engine: Engine | None = None) -> tuple[str | None, int | None]:
