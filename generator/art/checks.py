@@ -26,9 +26,10 @@ def svg_bytes(size: int) -> str | None:
 
 
 def svg_file(data: bytes) -> str | None:
-    """What makes an SVG picture file too large or impossible to draw, if anything: its size,
-    its elements and their nesting (before anything builds its tree), a number no PDF holds."""
-    wrong = svg_bytes(len(data)) or svg_shape(data, in_force())
+    """What makes an SVG picture file too large or impossible to draw, if anything: its elements
+    and their nesting (before anything builds its tree), a number no PDF holds.  (Its size is
+    checked before it is read: ``svg_bytes``.)"""
+    wrong = svg_shape(data, in_force())
     if wrong:
         return wrong
     numbers = svg_number_problem(data.decode("utf-8", errors="replace"))

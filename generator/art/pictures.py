@@ -140,7 +140,8 @@ def inspect(rel: str, path: Path) -> Picture:
     size = key[1]
     if size > MAX_BYTES:
         raise PictureError(f"'{rel}' is {size / 1e6:.0f} MB; a picture may be at most {MAX_BYTES // 2**20} MB")
-    if kind_of(path) == "svg":  # an SVG's bound is lower: refused by its size before it is read
+    kind = kind_of(path)
+    if kind == "svg":  # an SVG's bound is lower: refused by its size before it is read
         from .checks import svg_bytes
 
         wrong = svg_bytes(size)
@@ -150,7 +151,6 @@ def inspect(rel: str, path: Path) -> Picture:
     digest = content_digest(data)
     checked = _CHECKED.get(digest)
     if checked is None:
-        kind = kind_of(path)
         checked = _read_svg(rel, data, digest) if kind == "svg" else _read_raster(rel, data, digest, kind)
         _CHECKED[digest] = checked
     picture = Picture(rel, digest, checked.kind, checked.width, checked.height, checked.orientation)
@@ -164,7 +164,7 @@ def _read_svg(rel: str, data: bytes, digest: str) -> Picture:
     from .checks import svg_file, view_box_size
     from .svgsafe import UnsafeSvg, parse, view_box
 
-    wrong = svg_file(data)  # its size, elements, nesting and numbers, before anything builds its tree
+    wrong = svg_file(data)  # its elements, nesting and numbers, before anything builds its tree
     if wrong:
         raise PictureError(f"'{rel}' {wrong}")
     try:
