@@ -181,8 +181,7 @@ class Sheet:
         slots = _open_sides(self, self.slots[:n])
         backs = self.back_slots[:n]
         if self.fold is not None:  # each back is its front's mirror image, bleed and all
-            mirror = _mirror_x if self.fold[0] == "vertical" else _mirror_y
-            backs = [replace(b, clip=mirror(s.clip, self.fold[1])) for s, b in zip(slots, backs)]
+            backs = [replace(b, clip=_mirror(s.clip, self.fold)) for s, b in zip(slots, backs)]
         out = replace(self, slots=slots, back_slots=backs)
         out.marks, out.cut_lines = _crop_marks(out.slots, self.area, self.marks_x, self.marks_y) if self.crop \
             else ([], [])
@@ -415,12 +414,17 @@ def _crop_marks(slots: list[Slot], area: Rect, marks_x: bool, marks_y: bool) -> 
     return marks, cuts
 
 
+def _mark_length(room: float, cap: float) -> float:
+    """How long a crop mark with ``room`` to the edge of its area may be: at most ``cap``, and
+    MARK_SLACK short of the edge when it can still be MIN_MARK long (a printer's margin is
+    seldom exactly what it says)."""
+    return min(cap, room - MARK_SLACK if room - MARK_SLACK >= MIN_MARK - 1e-3 else room)
+
+
 def _mark_end(start: float, edge: float) -> float:
     """Where a crop mark from ``start`` towards the edge of its area at ``edge`` ends: at most
-    MARK_LENGTH long, and MARK_SLACK short of the edge when it can still be MIN_MARK long
-    (a printer's margin is seldom exactly what it says)."""
-    room = abs(edge - start)
-    length = min(MARK_LENGTH, room - MARK_SLACK if room - MARK_SLACK >= MIN_MARK - 1e-3 else room)
+    MARK_LENGTH long (``_mark_length``)."""
+    length = _mark_length(abs(edge - start), MARK_LENGTH)
     return start + length if edge >= start else start - length
 
 
@@ -437,8 +441,7 @@ def _kept_inside(m: Segment, area: Rect) -> Segment | None:
     edge = hi if end >= start else lo
     if lo - 1e-9 <= end <= hi + 1e-9 and abs(edge - end) >= MARK_SLACK - 1e-9:
         return m  # inside, with its slack: as it was
-    room = abs(edge - start)
-    length = min(abs(end - start), room - MARK_SLACK if room - MARK_SLACK >= MIN_MARK - 1e-3 else room)
+    length = _mark_length(abs(edge - start), abs(end - start))
     if length < MIN_MOVED_MARK - 1e-9:
         return None
     end = round(start + length if end >= start else start - length, 4)
@@ -480,12 +483,12 @@ def stack_bands(parts: list[Sheet], gap: float = MIN_GUTTER) -> list[list[tuple[
 
 
 # ------------------------------------------------------------------ gutterfold
-def _mirror_x(r: Rect, fold: float) -> Rect:
-    return Rect(round(2 * fold - r.right, 4), r.y, r.w, r.h)
-
-
-def _mirror_y(r: Rect, fold: float) -> Rect:
-    return Rect(r.x, round(2 * fold - r.top, 4), r.w, r.h)
+def _mirror(r: Rect, fold: tuple[str, float]) -> Rect:
+    """A rectangle's mirror image about a gutterfold page's fold line."""
+    how, at = fold
+    if how == "vertical":
+        return Rect(round(2 * at - r.right, 4), r.y, r.w, r.h)
+    return Rect(r.x, round(2 * at - r.top, 4), r.w, r.h)
 
 
 def _fold_lines(lines: list[Segment], fold: tuple[str, float]) -> list[Segment]:
@@ -541,10 +544,9 @@ def gutterfold(page: str | tuple[float, float], width: float, height: float, ble
         raise LayoutError(f"a {fmt_mm(width)} x {fmt_mm(height)} mm component with {fmt_mm(bleed)} mm bleed does not fit "
                           f"on half a {page_name(page)} page inside a {fmt_mm(m)} mm printer margin")
     sheet, fold, at, full = best
-    mirror = _mirror_x if fold == "vertical" else _mirror_y
-    sheet.back_slots = [Slot(s.index, s.row, s.col, mirror(s.trim, at), mirror(s.clip, at),
-                             turned_back(s.rotation, fold)) for s in sheet.slots]
     sheet.fold = (fold, at)
+    sheet.back_slots = [Slot(s.index, s.row, s.col, _mirror(s.trim, sheet.fold), _mirror(s.clip, sheet.fold),
+                             turned_back(s.rotation, fold)) for s in sheet.slots]
     sheet.marks, sheet.cut_lines = _fold_lines(sheet.marks, sheet.fold), _fold_lines(sheet.cut_lines, sheet.fold)
     sheet.folds = [Segment(at, full.y, at, full.top) if fold == "vertical" else Segment(full.x, at, full.right, at)]
     return sheet
@@ -591,11 +593,13 @@ def _back_area(sheet: Sheet, duplex: str) -> Rect:
     return _turn_over(area, sheet, duplex, (0.0, 0.0))
 
 
-def back_marks(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> list[Segment]:
+def back_marks(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.0), *,
+               area: Rect | None = None) -> list[Segment]:
     """The crop marks of a backs page: the fronts' marks, moved like the slots, each cut at
     its outer end where the back offset would take it into the printer margin or the
-    footer band (``_kept_inside``)."""
-    area = _back_area(sheet, duplex)
+    footer band (``_kept_inside``).  ``area``: the backs page's ``_back_area``, when the
+    caller has it already."""
+    area = _back_area(sheet, duplex) if area is None else area
     moved = (_kept_inside(_turn_over_segment(m, sheet, duplex, offset), area) for m in sheet.marks)
     return [m for m in moved if m is not None]
 
@@ -614,8 +618,8 @@ def back_sheet(sheet: Sheet, duplex: str, offset: tuple[float, float] = (0.0, 0.
     lines turned over as the printer turns the paper and moved by the back offset; the
     footer goes to the band the fronts' footer band turns into (the top, over the short edge)."""
     _check_duplex(duplex)
+    area = _back_area(sheet, duplex)
     return replace(sheet, slots=back_slots(sheet, duplex, offset), back_slots=[],
-                   marks=back_marks(sheet, duplex, offset),
-                   cut_lines=[_clamped(_turn_over_segment(c, sheet, duplex, offset), _back_area(sheet, duplex))
-                              for c in sheet.cut_lines],
+                   marks=back_marks(sheet, duplex, offset, area=area),
+                   cut_lines=[_clamped(_turn_over_segment(c, sheet, duplex, offset), area) for c in sheet.cut_lines],
                    footer_top=duplex == "short")
