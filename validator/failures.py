@@ -97,6 +97,25 @@ def did(exc: BaseException) -> str:
     return f"raised {describe(exc)}"
 
 
+def fault_text(exc: BaseException, spec) -> str:
+    """What an engine did and, when known, where: ``raised ValueError: ... (rules/game.py:12)``."""
+    place = where(exc, spec)
+    return did(exc) + (f" ({place})" if place else "")
+
+
+def moment(step: int | None) -> str:
+    """When in its game a fault came: ``at action N``, or ``while setting up`` before the first action."""
+    return "while setting up" if step is None else f"at action {step}"
+
+
+def lost_text(found, limit: float, noun: str) -> str:
+    """What an engine did when the ``noun`` it played in (a worker process, a process) was lost
+    (``model.workers.Lost``): it ran past ``limit`` seconds, or it ended the process."""
+    if found.overran:
+        return f"took longer than {limit:g} s (--move-timeout)"
+    return f"ended its {noun} ({found.why}): an engine must not exit (os._exit, a crash)"
+
+
 def stalled(game, seed: int, bots: tuple, step: int, turns: int, extra: str = "") -> EngineFailure:
     """A game that took ``MAX_TURN_ACTIONS`` actions without a new turn."""
     slug = game.spec.slug
@@ -125,10 +144,8 @@ def replay_failure(game, seed: int, step: int | None, exc: BaseException, lines:
     if isinstance(exc, PnpError):
         message = str(exc)
     else:
-        place = where(exc, game.spec)
-        message = f"the rules of {game.spec.slug} {did(exc)}{f' ({place})' if place else ''}"
-    moment = "while setting up" if step is None else f"at action {step}"
-    return EngineFailure(f"{message} in game seed {seed} {moment}", seed, step, lines)
+        message = f"the rules of {game.spec.slug} {fault_text(exc, game.spec)}"
+    return EngineFailure(f"{message} in game seed {seed} {moment(step)}", seed, step, lines)
 
 
 @contextmanager

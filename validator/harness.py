@@ -44,7 +44,7 @@ from validator.kit import Chance, conformance, derive_seed
 from validator.kit.folder import arrived, carry
 
 from .bots import known_bots, make_bots, parse_bots
-from .failures import ENGINE_FAULTS, blame, describe, own, replay_command, where
+from .failures import ENGINE_FAULTS, blame, describe, lost_text, own, replay_command, where
 from .metrics import TimeModel
 from .runner import MOVE_TIMEOUT, Job, PlayOptions, Pool, Stream, game_failure, play, run_streams
 from .thresholds import Thresholds
@@ -188,8 +188,7 @@ def _isolated(result: Conformance, spec, games: dict, opts: HarnessOptions, play
         seed, bots = _seeds(opts, "bots", n, 1)[0], (_bot_names(spec, opts)[i],) * n
     else:
         seed, bots = _seeds(opts, "playout", n, i + 1)[i], ("random",) * n
-    what = (f"took longer than {opts.move_timeout:g} s (--move-timeout)" if found.overran else
-            f"ended its process ({found.why}): an engine must not exit (os._exit, a crash)")
+    what = lost_text(found, opts.move_timeout, "process")
     check.failed(f"the rules of {spec.slug} {what} in game seed {seed} ({n} players); replay it with: "
                  f"{replay_command(spec.slug, seed, n, bots, opts.replay)}", seed)
 

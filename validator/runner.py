@@ -30,7 +30,7 @@ from validator.kit.chance import derive_seeds
 from validator.kit.folder import arrived, carry
 
 from .bots import make_bots
-from .failures import MAX_TURN_ACTIONS, bad_actions, did, replay_command, stalled, where
+from .failures import MAX_TURN_ACTIONS, bad_actions, fault_text, lost_text, moment, replay_command, stalled
 from .metrics import Tally, TimeModel, new_tally
 from .pool import MOVE_TIMEOUT, Pool, Shipped, default_workers, guard_worker, received
 
@@ -468,27 +468,29 @@ def run_stream(pool: Pool, game, stream: str, master: int, games: int, bots: lis
 def game_failure(game, seed: int, bots: tuple, opts, exc: BaseException) -> EngineFailure:
     """The one-line failure of game ``seed`` that raised ``exc``."""
     spec = game.spec
-    place = where(exc, spec)
-    at = f" ({place})" if place else ""
+    fault = fault_text(exc, spec)
     step, again = locate(game, seed, bots, opts)
     replay = replay_command(spec.slug, seed, game.players, bots, opts.replay)
     if again is None:
-        return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed}, but not "
+        return EngineFailure(f"the rules of {spec.slug} {fault} in game seed {seed}, but not "
                              f"when the seed was played again: the engine does not play the same game from the "
                              f"same seed (does it draw from anything but the Chance it is given?); "
                              f"pnp validate {spec.slug} --conformance checks it; the game: {replay}", seed)
-    moment = "while setting up" if step is None else f"at action {step}"
-    return EngineFailure(f"the rules of {spec.slug} {did(exc)}{at} in game seed {seed} {moment}; "
+    return EngineFailure(f"the rules of {spec.slug} {fault} in game seed {seed} {moment(step)}; "
                          f"replay it with: {replay}", seed, step)
 
 
-def locate(game, seed: int, bots: tuple, opts) -> tuple[int | None, BaseException | None]:
+def locate(game, seed: int, bots: tuple, opts, on_step: Callable[[int], None] | None = None
+           ) -> tuple[int | None, BaseException | None]:
     """Play ``seed`` again through the protocol loop: (the last action begun, the
-    exception) when it fails again, else (None, None)."""
+    exception) when it fails again, else (None, None).  ``on_step(step)`` is called
+    as each action begins."""
     seen = {"step": None}
 
     def note(step, state, player, action):
         seen["step"] = step
+        if on_step is not None:
+            on_step(step)
 
     try:
         state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
@@ -508,18 +510,12 @@ def worker_lost(game, seed: int, bots: tuple, opts, lost, limit: float) -> Engin
     ok, found = probe(_alone, (Shipped(game), seed, bots, opts), limit, guard_worker)
     if isinstance(found, Lost):
         step = int(found.marks[1]) if found.marks and found.marks[0] else None
-        moment = "while setting up" if step is None else f"at action {step}"
-        if found.overran:
-            what = f"took longer than {limit:g} s (--move-timeout)"
-        else:
-            what = f"ended its worker process ({found.why}): an engine must not exit (os._exit, a crash)"
-        return EngineFailure(f"the rules of {slug} {what} in game seed {seed} {moment}; replay it with: {replay}",
-                             seed, step)
+        return EngineFailure(f"the rules of {slug} {lost_text(found, limit, 'worker process')} in game seed {seed} "
+                             f"{moment(step)}; replay it with: {replay}", seed, step)
     if ok and found is not None:  # the replay raised, and said where
         step, text = found
-        moment = "while setting up" if step is None else f"at action {step}"
-        return EngineFailure(f"the rules of {slug} {text} in game seed {seed} {moment}; replay it with: {replay}",
-                             seed, step)
+        return EngineFailure(f"the rules of {slug} {text} in game seed {seed} {moment(step)}; replay it with: "
+                             f"{replay}", seed, step)
     how = "ran past the time limit" if lost.overran else lost.why
     return EngineFailure(f"a worker process {how} while it played game seed {seed} of {slug}, but the game played "
                          f"again alone did not: the engine does not play the same game from the same seed, or "
@@ -532,18 +528,9 @@ def _alone(task):
     ends normally, else (the action, what the engine did)."""
     shipped, seed, bots, opts = task
     game = received(shipped)
-    seen = {"step": None}
-
-    def note(step, state, player, action):
-        seen["step"] = step
-        beat(1, step)
-
-    try:
-        state, _ = play(game, seed, bots, opts, on_action=note, read_standings=False)
-        state.record()
-    except (InvariantViolation, EngineFailure) as exc:
-        return exc.step, str(exc)
-    except BaseException as exc:  # noqa: BLE001 - the failure being located
-        place = where(exc, game.spec)
-        return seen["step"], did(exc) + (f" ({place})" if place else "")
-    return None
+    step, exc = locate(game, seed, bots, opts, on_step=lambda step: beat(1, step))
+    if exc is None:
+        return None
+    if isinstance(exc, (InvariantViolation, EngineFailure)):
+        return step, str(exc)
+    return step, fault_text(exc, game.spec)
