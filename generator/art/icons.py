@@ -16,28 +16,18 @@ from __future__ import annotations
 import math
 import re
 from types import SimpleNamespace
+from xml.sax.saxutils import escape
 
 _HEX = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
 
 
-def _attr(value) -> str:
+#: The characters of an attribute value xml.etree writes as entities besides the &, < and > ``escape`` always does.
+_ATTRIBUTE_ENTITIES = {'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}
+
+
+def _attr(text: str) -> str:
     """An attribute value as xml.etree writes it."""
-    text = str(value)
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if '"' in text:
-        text = text.replace('"', "&quot;")
-    if "\r" in text:
-        text = text.replace("\r", "&#13;")
-    if "\n" in text:
-        text = text.replace("\n", "&#10;")
-    if "\t" in text:
-        text = text.replace("\t", "&#09;")
-    return text
+    return escape(text, _ATTRIBUTE_ENTITIES)
 
 
 class _Element:
