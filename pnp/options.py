@@ -128,6 +128,26 @@ def thresholds_option(f):
                         help="Thresholds file (TOML)  [default: DATA/validate.toml if present, else built-in]")(f)
 
 
+def until_sure_options(until_sure_help: str, per: str):
+    """``--until-sure`` and its budget: ``--max-games`` (at most N games ``per``, e.g. "per variant") and
+    ``--max-seconds``."""
+    options = [
+        click.option("--until-sure", is_flag=True, help=until_sure_help),
+        click.option("--max-games", type=click.IntRange(min=1), default=None, metavar="N",
+                     help=f"With --until-sure: at most N games {per}  [default: 32 x --games]"),
+        click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
+                     help="With --until-sure: start no look that would end after S seconds (the result then depends "
+                          "on the machine's speed)."),
+    ]
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
 def move_timeout_option(f):
     from validator.validate import Options
 

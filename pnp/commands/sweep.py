@@ -15,8 +15,8 @@ from validator.sweep import SweepOptions
 
 from ..console import hear_ctrl_c, out, progress_bar
 from ..options import (data_option, expansion_option, explicit, move_timeout_option, out_option, rule_option,
-                       scheduler_option, seed_option, thresholds_option, workers_option)
-from .validate import announce_rules
+                       scheduler_option, seed_option, thresholds_option, until_sure_options, workers_option)
+from .validate import announce_rules, refuse_budget_flags
 
 
 def common_play_options(f):
@@ -32,14 +32,9 @@ def common_play_options(f):
                                                   "[default: the game's own choice]"),
         rule_option("Set a rules option for every variant (repeatable)."),
         thresholds_option,
-        click.option("--until-sure", is_flag=True,
-                     help="Each variant plays on (twice the games, four times ...) until what it is judged on is "
-                          "sure (5% error over all the looks), or --max-games / --max-seconds is spent."),
-        click.option("--max-games", type=click.IntRange(min=1), default=None, metavar="N",
-                     help="With --until-sure: at most N games per variant  [default: 32 x --games]"),
-        click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
-                     help="With --until-sure: start no look that would end after S seconds (the result then "
-                          "depends on the machine's speed)."),
+        until_sure_options("Each variant plays on (twice the games, four times ...) until what it is judged on is "
+                           "sure (5% error over all the looks), or --max-games / --max-seconds is spent.",
+                           "per variant"),
         move_timeout_option, data_option, expansion_option, out_option,
     ]):
         f = option(f)
@@ -57,11 +52,7 @@ def load_game(ctx, slug: str, common: dict, make, **own):
     data = common["data"]
     if common["scheduler"] and explicit(ctx, "workers"):
         raise CommandLineError("--workers and --scheduler cannot be combined: the Dask cluster decides its workers")
-    for name, flag in (("max_games", "--max-games"), ("max_seconds", "--max-seconds")):
-        if explicit(ctx, name) and not common["until_sure"]:
-            raise CommandLineError(f"{flag} is the budget of --until-sure; add --until-sure or leave {flag} out")
-    if common["max_games"] is not None and common["max_games"] < own["games"]:
-        raise CommandLineError(f"--max-games {common['max_games']} is fewer than --games {own['games']}")
+    refuse_budget_flags(ctx, common["until_sure"], own["games"], common["max_games"])
     project = load_project(data, [slug])
     announce_rules(project, [slug])
     spec = get_spec(project.games[slug])

@@ -16,23 +16,29 @@ from validator.validate import Options
 
 from ..console import err, hear_ctrl_c, out, progress_bar
 from ..options import (data_option, expansion_option, explicit, move_timeout_option, out_option, rule_option,
-                       scheduler_option, seed_option, thresholds_option, workers_option)
+                       scheduler_option, seed_option, thresholds_option, until_sure_options, workers_option)
 
 _FLAGS = {"n_games": "--games", "out_dir": "--out", "skill_games": "--skill-games"}
 
 
 def refuse_budget(ctx, until_sure: bool, compare, replay, conformance: bool, games: int, max_games) -> None:
     """--until-sure's budget only with --until-sure, and --until-sure only where games are played for a report."""
-    for name, flag in (("max_games", "--max-games"), ("max_seconds", "--max-seconds")):
-        if explicit(ctx, name) and not until_sure:
-            raise CommandLineError(f"{flag} is the budget of --until-sure; add --until-sure or leave {flag} out")
     if until_sure:
         for given, flag in ((compare is not None, "--compare (both sides must play the same games)"),
                             (replay is not None, "--replay"), (conformance, "--conformance")):
             if given:
                 raise CommandLineError(f"--until-sure cannot be combined with {flag}")
-        if max_games is not None and max_games < games:
-            raise CommandLineError(f"--max-games {max_games} is fewer than --games {games}, the first look")
+    refuse_budget_flags(ctx, until_sure, games, max_games, ", the first look")
+
+
+def refuse_budget_flags(ctx, until_sure: bool, games: int, max_games, suffix: str = "") -> None:
+    """--max-games and --max-seconds only with --until-sure, and --max-games no fewer than --games (``suffix``
+    ends that line)."""
+    for name, flag in (("max_games", "--max-games"), ("max_seconds", "--max-seconds")):
+        if explicit(ctx, name) and not until_sure:
+            raise CommandLineError(f"{flag} is the budget of --until-sure; add --until-sure or leave {flag} out")
+    if until_sure and max_games is not None and max_games < games:
+        raise CommandLineError(f"--max-games {max_games} is fewer than --games {games}{suffix}")
 
 
 def parse_players(text: str) -> tuple[int, tuple[int, ...]]:
@@ -89,14 +95,9 @@ def announce_rules(project, slugs) -> None:
 @click.option("--compare", "compare", metavar="REF", default=None,
               help="Compare with a reference on the same game seeds: another data folder, a git revision of the "
                    "data, or a saved summary.json; exit 1 when a verdict got worse.")
-@click.option("--until-sure", is_flag=True,
-              help="Play --games, then twice as many, four times ... until every verdict's interval is clear of its "
-                   "thresholds (5% error over all the looks), or --max-games / --max-seconds is spent.")
-@click.option("--max-games", type=click.IntRange(min=1), default=None, metavar="N",
-              help="With --until-sure: at most N games per player count  [default: 32 x --games]")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
-              help="With --until-sure: start no look that would end after S seconds (the result then depends on the "
-                   "machine's speed).")
+@until_sure_options("Play --games, then twice as many, four times ... until every verdict's interval is clear of "
+                    "its thresholds (5% error over all the looks), or --max-games / --max-seconds is spent.",
+                    "per player count")
 @move_timeout_option
 @expansion_option
 @out_option
