@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 
 from .stages.cache import cache_folder
-from .stages.keys import BUILTIN_TEMPLATES, fonts_fingerprint, package_version
+from .stages.keys import BUILTIN_TEMPLATES, folder_files, fonts_fingerprint, package_version
 
 RECORD_FILE = "builds.json"
 RECORD_FORMAT = 3  # 3: pictures by SHA-256
@@ -85,8 +85,7 @@ def inputs_digest(data: Path) -> str:
         h.update(path.read_bytes())
     templates = data / "templates"
     if templates.is_dir():
-        inside = templates.resolve()  # a link out of the folder is never read (the build leaves it out too)
-        for path in sorted(p for p in templates.rglob("*") if p.is_file() and p.resolve().is_relative_to(inside)):
+        for path in folder_files(templates):  # a link out of the folder is never read (the build leaves it out too)
             h.update(f"{path.relative_to(templates).as_posix()}\0".encode())
             h.update(path.read_bytes())
     _code_state(h)
