@@ -17,7 +17,7 @@ from jinja2.exceptions import SecurityError
 
 from ..art.limits import Limits, in_force
 from ..draw.text import STEP
-from .bounds import HelperError, LimitError, too_long
+from .bounds import HelperError, LimitError
 from .keys import folder_files
 from .sandbox import NETS, Helper
 
@@ -85,12 +85,6 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _text_value(helper: str, value, limit: int):
-    if isinstance(value, str) and len(value) > limit:
-        raise HelperError(f"{helper}(): a text of {len(value):,} characters; a text may have at most {limit:,}")
-    return value
-
-
 def _fitting(args, kwargs: dict, limits: Limits) -> None:
     """Refuse a text() that would be set at so many sizes, each of so many characters, that it
     would take minutes (``text(long, ..., size=200, min_size=0.01)``: a thousand sizes)."""
@@ -149,8 +143,8 @@ class Checked:
         for value in args:
             if type(value) is str and len(value) > limits.text:
                 if len(value) > limits.string or self.name in ("text", "rich"):
-                    _text_value(self.name, value, limits.text)
-                    raise too_long(f"{self.name}()", len(value), limits.string)
+                    raise HelperError(f"{self.name}(): a text of {len(value):,} characters; a text may have at "
+                                      f"most {limits.text:,}")
         if self.name == "text" and args:
             _fitting(args, kwargs, limits)
         return args
@@ -167,9 +161,7 @@ def helpers(kit, limits: Limits | None = None) -> dict:
 # ---------------------------------------------------------------- errors, in the template's words
 def problem_text(exc: BaseException) -> str | None:
     """What to tell the designer for an error the sandbox raised (None: not one of its own)."""
-    if isinstance(exc, (LimitError, HelperError)):
-        return str(exc)
-    if isinstance(exc, SecurityError):
+    if isinstance(exc, (LimitError, HelperError, SecurityError)):
         return str(exc)
     if isinstance(exc, RecursionError):
         return ("templates call, include, extend or import one another without end (or nest too deeply to "
