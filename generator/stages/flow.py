@@ -58,13 +58,17 @@ class KeepStart(CondPageBreak):
         return super().wrap(aw, ah)
 
 
+def _header_rows(table: Table) -> int:
+    """How many rows a table repeats at the top of each page it is split over."""
+    return table.repeatRows if isinstance(table.repeatRows, int) else max(table.repeatRows) + 1
+
+
 def _start_height(flowable, aw: float, ah: float) -> float:
     """The height of the part of a flowable that must not be parted from a heading above it."""
     if isinstance(flowable, Table):
         flowable.wrap(aw, ah)
         heights = flowable._rowHeights
-        header = flowable.repeatRows if isinstance(flowable.repeatRows, int) else max(flowable.repeatRows) + 1
-        return sum(heights[:header + MIN_ROWS_APART]) + flowable.getSpaceBefore()
+        return sum(heights[:_header_rows(flowable) + MIN_ROWS_APART]) + flowable.getSpaceBefore()
     if isinstance(flowable, Paragraph):
         _, height = flowable.wrap(aw, ah)
         lines = len(getattr(flowable.blPara, "lines", ())) or 1
@@ -127,7 +131,7 @@ class SplitTable(Table):
         parts = super().split(aW, aH)
         if len(parts) != 2:
             return parts
-        header = self.repeatRows if isinstance(self.repeatRows, int) else max(self.repeatRows) + 1
+        header = _header_rows(self)
         rows = len(self._cellvalues)
         kept = len(parts[0]._cellvalues)  # the header and the rows left on this page
         if kept - header < MIN_ROWS_APART:
