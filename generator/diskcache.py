@@ -423,7 +423,7 @@ class DiskCache:
                 if key is None or len(data) < 32:
                     return
                 seal, code = data[:32], data[32:]
-                if not hmac.compare_digest(seal, hmac.new(key, bucket.key.encode() + code, "sha256").digest()):
+                if not hmac.compare_digest(seal, _code_seal(key, bucket.key, code)):
                     return
                 try:
                     bucket.bytecode_from_string(code)
@@ -434,7 +434,7 @@ class DiskCache:
                 key = store._code_key()
                 if key is not None:
                     code = bucket.bytecode_to_string()
-                    store._write("jinja", bucket.key, hmac.new(key, bucket.key.encode() + code, "sha256").digest() + code)
+                    store._write("jinja", bucket.key, _code_seal(key, bucket.key, code) + code)
 
         return _Bytecode()
 
@@ -442,7 +442,7 @@ class DiskCache:
         """The key that seals compiled templates: this database file's place and identity (its
         device and inode, which a copy of it made anywhere else does not have) and the sandbox's
         revision; None while there is no database (compiled templates are kept from the next build on)."""
-        found = getattr(self, "_code_key_found", None)
+        found = self._code_key_found
         if found is None:
             from .stages.sandbox import REVISION
 
@@ -453,6 +453,13 @@ class DiskCache:
             text = f"{self.path.resolve()}\0{st.st_dev}\0{st.st_ino}\0sandbox {REVISION}"
             found = self._code_key_found = hashlib.blake2b(text.encode(), digest_size=32).digest()
         return found
+
+
+def _code_seal(key: bytes, name: str, code: bytes) -> bytes:
+    """The seal of the compiled template ``code`` kept under ``name``, made with ``key`` (32 bytes)."""
+    import hmac
+
+    return hmac.new(key, name.encode() + code, "sha256").digest()
 
 
 def clear(out: Path) -> Path | None:
