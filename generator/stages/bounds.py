@@ -166,9 +166,16 @@ def check_format(text: str, args, limit: int) -> None:
         if asked > limit:
             raise LimitError(f"a format field '{found.group(0)[:30]}' asks for {asked:,} characters; "
                              f"a template may make at most {limit:,}")
-    for value in args:
-        if type(value) is int and not -limit <= value <= limit:
-            check_big_ints(args, limit, "a format")
+    check_big_ints(args, limit, "a format")
+
+
+def check_formatted(text: str, values, limit: int, what: str) -> None:
+    """Refuse formatting ``text`` with ``values`` (``%`` or ``str.format``) when its fields ask for,
+    or the result may be, a string beyond ``limit``; ``what`` names the formatting in the message."""
+    check_format(text, values, limit)
+    size = len(text) + sum(size_of(v, limit) for v in values)
+    if size > limit:
+        raise too_long(what, size, limit)
 
 
 def finalize(value):
@@ -202,7 +209,7 @@ def add(left, right):
     if (a is float or a is int) and (b is float or b is int):
         return left + right
     if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
-        limits = (_local.budget or Budget(in_force())).limits
+        limits = current_budget().limits
         size = len(left) + len(right)
         limit = limits.string if isinstance(left, str) else limits.items
         if size > limit:
@@ -218,7 +225,7 @@ def mul(left, right):
         return left * right
     if a is int and b is int and left.bit_length() + right.bit_length() <= 64:
         return left * right
-    limits = (_local.budget or Budget(in_force())).limits
+    limits = current_budget().limits
     if a is int and b is int:
         if left.bit_length() + right.bit_length() > limits.bits + 1:
             raise LimitError(f"a product of about {left.bit_length() + right.bit_length():,} bits; "
@@ -263,8 +270,7 @@ def guard_filter(name: str, fn):
     count_limit = "items" if name in ("batch", "slice") else "string"
 
     def guarded(*args, **kwargs):
-        budget = _local.budget or Budget(in_force())
-        limits = budget.limits
+        limits = current_budget().limits
         value = args[start] if len(args) > start else None
         rest = args[start + 1:]
         kind = type(value)
@@ -309,8 +315,7 @@ def _grown(name: str, value, rest, kwargs, size: int, limit: int) -> int:
         each = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
         return len(text) + (text.count("\n") + 1) * max(each, 0)
     if name == "replace" and len(rest) >= 2 and isinstance(rest[0], str) and isinstance(rest[1], str):
-        count = text.count(rest[0]) if rest[0] else len(text) + 1
-        return len(text) + count * max(len(rest[1]) - len(rest[0]), 0)
+        return _replaced_size(text, rest[0], rest[1])
     if name == "wordwrap":
         wrap = rest[2] if len(rest) > 2 else kwargs.get("wrapstring") or "\n"
         return len(text) * (1 + len(wrap) if isinstance(wrap, str) else 2)
@@ -324,6 +329,12 @@ def _grown(name: str, value, rest, kwargs, size: int, limit: int) -> int:
     return size
 
 
+def _replaced_size(text: str, old: str, new: str) -> int:
+    """The size of ``text`` with every ``old`` replaced by ``new`` (an upper bound where it shrinks)."""
+    count = text.count(old) if old else len(text) + 1
+    return len(text) + count * max(len(new) - len(old), 0)
+
+
 def check_str_call(text: str, name: str, args, kwargs, limits: Limits) -> None:
     """Refuse a string method call that would make a string beyond the bounds."""
     values = (*args, *kwargs.values())
@@ -334,8 +345,7 @@ def check_str_call(text: str, name: str, args, kwargs, limits: Limits) -> None:
             if len(text) + text.count("\t") * max(width, 0) > limits.string:
                 raise too_long("expandtabs()", len(text) + text.count("\t") * width, limits.string)
     elif name == "replace" and len(values) >= 2 and isinstance(values[0], str) and isinstance(values[1], str):
-        count = text.count(values[0]) if values[0] else len(text) + 1
-        size = len(text) + count * max(len(values[1]) - len(values[0]), 0)
+        size = _replaced_size(text, values[0], values[1])
         if size > limits.string:
             raise too_long("replace()", size, limits.string)
     elif name == "join" and values:

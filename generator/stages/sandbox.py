@@ -42,7 +42,7 @@ from markupsafe import Markup
 
 from ..art.limits import Limits, in_force
 from . import bounds
-from .bounds import (LimitError, Rendering, check_format, current_budget, finalize, fmt, joined, shape,
+from .bounds import (LimitError, Rendering, check_formatted, current_budget, finalize, fmt, joined, shape,
                      check_str_call, check_value, guard_filter, loop, size_of, stream, template_range, too_long)
 
 #: Bump when what the sandbox compiles or checks changes (compiled templates are kept by it).
@@ -345,10 +345,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         limit = self.limits.string
 
         def formatted(*args, **kwargs):
-            check_format(text, (*args, *kwargs.values()), limit)
-            size = len(text) + sum(size_of(a, limit) for a in (*args, *kwargs.values()))
-            if size > limit:
-                raise too_long("format()", size, limit)
+            check_formatted(text, (*args, *kwargs.values()), limit, "format()")
             return check_value(found(*args, **kwargs), "format()")
         return Helper("format", formatted)
 
@@ -387,11 +384,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 raise LimitError(f"{left} ** {right} is a number of about {right * left.bit_length():,} bits; "
                                  f"a template may make at most {limits.bits:,}")
         elif operator == "%" and isinstance(left, str):
-            values = right if isinstance(right, tuple) else (right,)
-            check_format(left, values, limits.string)
-            size = len(left) + sum(size_of(v, limits.string) for v in values)
-            if size > limits.string:
-                raise too_long("a formatted string", size, limits.string)
+            check_formatted(left, right if isinstance(right, tuple) else (right,), limits.string, "a formatted string")
         return check_value(self.binop_table[operator](left, right), f"'{operator}'")
 
     sandbox_loop = staticmethod(loop)
