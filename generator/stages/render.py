@@ -31,11 +31,11 @@ from .keys import BUILTIN_TEMPLATES, design_key
 from ..art.limits import svg_number_problem
 from .guards import ERRORS, FolderLoader, problem_text, written_at
 from .kit import Kit, context
-from .sandbox import Sandbox
+from .sandbox import OWNER_NAMES, Sandbox
 
 
 #: How an undefined name's owner is called in messages, by type name.
-_OWNERS = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Term": "term", "Confined": "nets"}
+_OWNERS = {**OWNER_NAMES, "Term": "term"}
 
 
 class Undefined(jinja2.StrictUndefined):

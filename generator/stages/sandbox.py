@@ -121,6 +121,12 @@ def value_ok(value) -> bool:
     return kind in _PLAIN or owner_ok(kind) or callable_ok(value)
 
 
+#: How the game's own values are called in messages, by type name.
+OWNER_NAMES = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "Confined": "nets"}
+_VALUE_NAMES = {**OWNER_NAMES, "str": "a string", "Markup": "a string", "dict": "a dict", "list": "a list",
+                "tuple": "a list", "int": "a number", "float": "a number", "Helper": "a helper"}
+
+
 def name_of(obj) -> str:
     """What a value is, in a designer's words."""
     kind = type(obj)
@@ -134,18 +140,14 @@ def name_of(obj) -> str:
         return "a method"
     if kind is types.FunctionType:
         return "a function"
-    names = {"Card": "card", "Manifest": "game", "Deck": "deck", "Size": "size", "str": "a string",
-             "Markup": "a string",
-             "dict": "a dict", "list": "a list", "tuple": "a list", "int": "a number", "float": "a number",
-             "Helper": "a helper", "Confined": "nets"}
-    return names.get(kind.__name__, kind.__name__)
+    return _VALUE_NAMES.get(kind.__name__, kind.__name__)
 
 
 class Confined:
     """A module's public functions for templates (``nets``), imported the first time one is used."""
 
-    def __init__(self, module: str, names: tuple[str, ...] | None = None):
-        self._module, self._names, self._found = module, names, None
+    def __init__(self, module: str):
+        self._module, self._found = module, None
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
@@ -155,8 +157,7 @@ class Confined:
 
             self._found = importlib.import_module(self._module)
         value = getattr(self._found, name, None)
-        if (value is None or (self._names is not None and name not in self._names)
-                or getattr(value, "__module__", None) != self._module or isinstance(value, types.ModuleType)):
+        if value is None or getattr(value, "__module__", None) != self._module or isinstance(value, types.ModuleType):
             raise AttributeError(name)
         return value
 
@@ -304,9 +305,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         # template may read (a card's column, a loop's index): no method, nothing internal
         try:
             value = getattr(obj, attribute)
-        except AttributeError:
-            return super().getattr(obj, attribute)
-        except Exception:  # an attribute that fails when read: as Jinja2's own sandbox says it
+        except Exception:  # none, or one that fails when read: as Jinja2's own sandbox says it
             return super().getattr(obj, attribute)
         if type(value) in _READ_AS_IS and attribute[:1] != "_" and owner_ok(type(obj)):
             return value
