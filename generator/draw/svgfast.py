@@ -28,7 +28,7 @@ from reportlab.graphics.transform import mmult, rotate, scale, translate
 
 from ..art.curves import arc, quad_to_cubic
 from ..art.fonts import DEFAULT_FONT, FAMILIES
-from .svgvalues import Unsupported, color, length, local, nudge, path_commands, rgb
+from .svgvalues import Unsupported, color, length, local, nudge, path_commands, picture_element, rgb
 
 #: svglib's user unit: one CSS pixel is 0.75 pt.
 PX_TO_PT = 0.75
@@ -526,11 +526,7 @@ class _Emitter:
         spec = el.get("data-pnp-picture")
         if spec is None:
             raise Unsupported("an image that is not a placed picture")
-        from ..art.placement import calls
-
-        get = el.get
-        found = calls(spec, length(get("x", "")), length(get("y", "")), length(get("width", "")),
-                      length(get("height", "")), get("preserveAspectRatio", ""))
+        _, found = picture_element(el.get)
         ops = self.ops
         return None, lambda: ops.extend(found)
 

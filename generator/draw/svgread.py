@@ -57,8 +57,7 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
     from svglib.svglib import svg2rlg
 
     try:
-        drawing = _svg2rlg(io.BytesIO(svg.encode("utf-8"))) if "data-pnp-picture" in svg else \
-            svg2rlg(io.BytesIO(svg.encode("utf-8")))
+        drawing = (_svg2rlg if "data-pnp-picture" in svg else svg2rlg)(io.BytesIO(svg.encode("utf-8")))
     except etree.XMLSyntaxError as exc:
         _read_problem(problems, where, f"the template gave invalid SVG: {exc}")
         return None
@@ -80,12 +79,11 @@ def _read_problem(problems: Problems, where: str, message: str) -> None:
 def _svg2rlg(source):
     """svglib's ``svg2rlg``, with the pictures a design places (``placement.image_svg``)
     read into nodes that draw them by their own calls (``placement.calls``), the
-    calls ``svgfast`` writes for them."""
+    calls ``svgfast`` writes for them (``svgvalues.picture_element``)."""
     from reportlab.graphics.shapes import Image
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    from ..art.placement import calls
-    from .svgvalues import length
+    from .svgvalues import picture_element
 
     root = load_svg_file(source, resolve_entities=False)
     if root is None:
@@ -99,10 +97,9 @@ def _svg2rlg(source):
         return href_target(node, group)
 
     def convert_image(node):
-        get = node.attrib.get
-        x, y, w, h = (length(get(a, "")) for a in ("x", "y", "width", "height"))
+        (x, y, w, h), found = picture_element(node.attrib.get)
         image = Image(x, y, w, h, None)
-        image.pnp_calls = calls(get("data-pnp-picture"), x, y, w, h, get("preserveAspectRatio", ""))
+        image.pnp_calls = found
         return image
 
     renderer.xlink_href_target = target

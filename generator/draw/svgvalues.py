@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from ..art.placement import calls
+
 _PATH_TOKEN = re.compile(r"\s*,?\s*([MLHVCQAZmlhvcqaz]|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "A": 7, "Z": 0}
 _HEX = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
@@ -38,6 +40,13 @@ def length(text: str, default: float = 0.0) -> float:
     if text.endswith("pt"):
         return float(text[:-2]) * (96 / 72)
     raise Unsupported(f"length {text!r}")
+
+
+def picture_element(get) -> tuple[tuple[float, float, float, float], tuple]:
+    """The box (x, y, width, height) of a placed picture's ``<image>`` element, whose attributes
+    ``get`` reads, and the calls that draw it (``placement.calls``): as both SVG readers take it."""
+    box = tuple(length(get(a, "")) for a in ("x", "y", "width", "height"))
+    return box, calls(get("data-pnp-picture"), *box, get("preserveAspectRatio", ""))
 
 
 _COLORS: dict[str, tuple] = {}
