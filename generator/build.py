@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the rendering machinery is imported when a build starts, no
     from .targets import DeckStats, Target, TargetOutput
 
 __all__ = ["BuildOptions", "BuildResult", "DeckStats", "PARALLEL_MIN_DESIGNS", "build_game", "build_games",
-           "content_hash", "write_results"]
+           "content_hash", "write_held", "write_results"]
 
 PARALLEL_MIN_DESIGNS = 24  # designs to render (not in the cache) below which worker processes cost more than they save
 PART_SIZE = 8  # designs per part a worker renders (designs.PART_SIZE, kept here to be read without importing it)
@@ -376,6 +376,13 @@ def write_results(results: list[BuildResult], files: dict[Path, bytes]) -> None:
                 stale.unlink()
 
 
+def write_held(results: list[BuildResult]) -> None:
+    """Write the files the results hold unwritten (``data``), all at once, and let go of them."""
+    write_results(results, {path: data for r in results for path, data in r.data.items()})
+    for r in results:
+        r.data = {}
+
+
 def _build_unwritten(game: Game, options: BuildOptions, workers: int = 1,
                      cache: DrawingStore | None = None, pool=None) -> BuildResult:
     return build_game(game, options, write=False, workers=workers, cache=cache, pool=pool)
@@ -440,7 +447,5 @@ def build_games(jobs: list[tuple[Game, BuildOptions]], workers: int = 1,
     if problems:  # with the warnings of the games that built
         raise InputErrors(problems + [w for r in results for w in r.warnings])
     if write:
-        write_results(results, {path: data for r in results for path, data in r.data.items()})
-        for r in results:
-            r.data = {}
+        write_held(results)
     return results

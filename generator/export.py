@@ -20,7 +20,7 @@ from typing import Callable
 from model.errors import InputErrors, PnpError, Problem
 from model.sheets import Game
 
-from .build import BuildOptions, BuildResult, build_games, write_results
+from .build import BuildOptions, BuildResult, build_games, write_held
 from .defaults import DEFAULT_DPI
 from .stages.raster import MAX_DPI, MIN_DPI
 from .targets.shops import STANDARDS
@@ -33,9 +33,10 @@ def _pdfx_exports() -> tuple[str, ...]:
     return ("pdfx", *(s for s in known_presets() if load_preset(s).pdfx is not None))
 
 
+PDFX_EXPORTS = _pdfx_exports()  # read once: the presets are part of pnp
 #: which options apply to which exports (the rest are refused, naming the flag)
-APPLIES = {"dpi": ("png", "tts", *_pdfx_exports()), "trim": ("png",), "base_url": ("tts",),
-           "profile": _pdfx_exports(), "standard": ("pdfx",)}
+APPLIES = {"dpi": ("png", "tts", *PDFX_EXPORTS), "trim": ("png",), "base_url": ("tts",),
+           "profile": PDFX_EXPORTS, "standard": ("pdfx",)}
 FLAGS = {"dpi": "--dpi", "trim": "--trim", "base_url": "--base-url", "profile": "--profile", "standard": "--standard"}
 
 
@@ -89,7 +90,7 @@ def check_options(options: ExportOptions) -> str:
 
 def colour_note(to: str) -> str | None:
     """What the command line says of an export that is not CMYK: its pictures are RGB."""
-    if to in _pdfx_exports():
+    if to in PDFX_EXPORTS:
         return None
     if to in ("png", "tts"):
         return f"{to}/ holds RGB (sRGB) pictures, for screens and digital tables; --to pdfx makes CMYK print files"
@@ -139,25 +140,19 @@ def export_games(games: list[tuple[Game, set[str] | None]], options: ExportOptio
                                         settings={target: own})))
     try:
         results = build_games(jobs, workers=1, done=done, write=False)
+        empty = [r for r in results if not r.files]
+        if empty and len(empty) == len(results):  # nothing at all: an error, with the warnings that say why
+            names = ", ".join(r.game for r in empty)
+            raise InputErrors([w for r in results for w in r.warnings] + [Problem(
+                f"--to {options.to}", None, None, f"nothing to export for {names}: no deck fits "
+                f"{_shop_name(options.to)} (the warnings name each deck left out and the sizes there are)")])
+        for r in empty:
+            r.warnings.append(Problem(f"--to {options.to}", None, None, f"nothing exported for {r.game}: no deck "
+                                      f"fits {_shop_name(options.to)}", "warning"))
+        write_held(results)
     except OSError as exc:
         where = exc.filename or options.out
         raise ExportWriteError(f"cannot write to {where}: {exc.strerror or exc}") from None
-    empty = [r for r in results if not r.files]
-    if empty and len(empty) == len(results):  # nothing at all: an error, with the warnings that say why
-        names = ", ".join(r.game for r in empty)
-        raise InputErrors([w for r in results for w in r.warnings] + [Problem(
-            f"--to {options.to}", None, None, f"nothing to export for {names}: no deck fits "
-            f"{_shop_name(options.to)} (the warnings name each deck left out and the sizes there are)")])
-    for r in empty:
-        r.warnings.append(Problem(f"--to {options.to}", None, None, f"nothing exported for {r.game}: no deck fits "
-                                  f"{_shop_name(options.to)}", "warning"))
-    try:
-        write_results(results, {path: data for r in results for path, data in r.data.items()})
-    except OSError as exc:
-        where = exc.filename or options.out
-        raise ExportWriteError(f"cannot write to {where}: {exc.strerror or exc}") from None
-    for r in results:
-        r.data = {}
     return results
 
 
