@@ -1,5 +1,6 @@
 """What the targets that write a picture per card share: file names, a design's sides and
-``manifest.csv``, the list an upload is checked against (``png``, ``tts``, ``shop``)."""
+``manifest.csv``, the list an upload is checked against (``png``, ``tts``, ``shop``; ``pdfx``
+lists its pages in one too)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,14 @@ def sides(design: RenderedDesign) -> list[tuple[str, str]]:
     return out
 
 
-def manifest_csv(rows: list[dict]) -> bytes:
-    """``manifest.csv``: one row per picture, to check an upload against."""
+#: The columns of a picture export's ``manifest.csv``.
+PICTURE_FIELDS = ("file", "component", "copies", "deck", "id", "side", "width_px", "height_px")
+
+
+def manifest_csv(rows: list[dict], fields: tuple[str, ...] = PICTURE_FIELDS) -> bytes:
+    """``manifest.csv``: one row per picture (or page), with the columns ``fields``, to check an upload against."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, ["file", "component", "copies", "deck", "id", "side", "width_px", "height_px"],
-                            lineterminator="\n")
+    writer = csv.DictWriter(buffer, fields, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue().encode("utf-8")

@@ -31,7 +31,6 @@ nothing to write writes nothing.
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from dataclasses import dataclass, replace
@@ -40,20 +39,22 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from model.errors import Problem
+from model.manifest import Size
 
 from ..stages.designs import RenderedDesign, RenderedGame
 from ..stages.raster import MM_PER_INCH, Shot, centred_shot, rasterise
 from .base import TargetOutput
-from .cardfiles import safe_name, sides
+from .cardfiles import manifest_csv, safe_name, sides
+from .preflight import MIN_BLEED, Expect, expect_for, preflight
 from .shops import STANDARDS, Preset, PrintSpec, fit_deck, load_preset
 
-#: The least bleed on every side of a plain ``--to pdfx`` page, in mm (the usual print-shop figure).
-MIN_BLEED = 3.0
 #: The resolution the colours of each side are measured at for the gamut report.
 GAMUT_DPI = 50
 #: Document dates: a fixed one, so that the same inputs give the same bytes (as the card sheets do).
 DATE_PDF = "D:20000101000000+00'00'"
 DATE_XMP = "2000-01-01T00:00:00+00:00"
+#: The columns of ``manifest.csv``: one row per page.
+PAGE_FIELDS = ("file", "page", "component", "copies", "deck", "id", "side", "delta_e", "out_of_gamut")
 
 
 @dataclass(frozen=True)
@@ -66,25 +67,15 @@ class PdfxOptions:
 
 @dataclass(frozen=True)
 class CardPage:
-    """One page: a side of a design on a trim of ``trim_w`` x ``trim_h`` mm (as the page lies) with
-    ``bleed`` mm all round; ``turn`` 90 when the design lies turned a quarter on it."""
+    """One page: a side of a design on ``trim`` (its width and height as the page lies, with its bleed
+    all round: the page is its full size); ``turn`` 90 when the design lies turned a quarter on it."""
 
     key: str
     design: RenderedDesign
     side: str
-    trim_w: float
-    trim_h: float
-    bleed: float
+    trim: Size
     turn: int = 0
     canvas: tuple[int, int] | None = None  # the shop's pixels for the whole page (flattened), if it names them
-
-    @property
-    def page_w(self) -> float:
-        return self.trim_w + 2 * self.bleed
-
-    @property
-    def page_h(self) -> float:
-        return self.trim_h + 2 * self.bleed
 
 
 class Pdfx:
@@ -131,12 +122,13 @@ class Pdfx:
                 size, turned = found
                 trim_w, trim_h = preset.trim_mm(size)
                 bleed, turn, canvas = preset.bleed_mm(size), 90 if turned else 0, size.canvas
+            trim = Size(deck_name, trim_w, trim_h, bleed)
             pages = []
             for design in designs:
                 copies = design.count if spec.copies == "pages" else 1
                 for _ in range(copies):
                     for side, key in sides(design):
-                        pages.append(CardPage(key, design, side, trim_w, trim_h, bleed, turn, canvas))
+                        pages.append(CardPage(key, design, side, trim, turn, canvas))
             out[deck_name] = pages
         return out, problems
 
@@ -156,6 +148,7 @@ class Pdfx:
         files: dict[Path, bytes] = {}
         rows = []
         flight: list[Problem] = []
+        expect = preflight_expect(self.preset, spec, options)
         x1a = spec.standard == STANDARDS["x-1a"]
         dpi = options.dpi or spec.min_dpi
         for deck_name, pages in decks.items():
@@ -167,7 +160,7 @@ class Pdfx:
             data = identify(data, spec.standard, profile, f"{title} - {label}")
             name = Path(self.folder) / f"{safe_name(slug)}-{safe_name(deck_name)}.pdf"
             files[name] = data
-            flight += preflight_problems(data, name, self.preset, spec, options)
+            flight += preflight_problems(data, name, expect)
             for number, page in enumerate(pages, start=1):
                 g = gamuts.get(page.key)
                 rows.append({"file": name.name, "page": number, "component": page.design.card.name,
@@ -175,7 +168,7 @@ class Pdfx:
                              "deck": page.design.deck, "id": page.design.card.id, "side": page.side,
                              "delta_e": f"{g.delta_e:.1f}" if g else "",
                              "out_of_gamut": f"{100 * g.outside:.1f}" if g else ""})
-        files[Path(self.folder) / "manifest.csv"] = manifest_csv(rows)
+        files[Path(self.folder) / "manifest.csv"] = manifest_csv(rows, PAGE_FIELDS)
         notes = [f"{self.folder}/: {spec.standard}, CMYK through {profile_label(profile)}"
                  + (f", flattened at {dpi} dpi" if x1a else "")]
         if x1a and dpi < spec.min_dpi:
@@ -190,15 +183,6 @@ class Pdfx:
 def profile_label(profile) -> str:
     return f"'{profile.name}'" + (" (pnp's own profile; --profile FILE.icc for the shop's)" if profile.bundled
                                   else f" ({profile.source})")
-
-
-def manifest_csv(rows: list[dict]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, ["file", "page", "component", "copies", "deck", "id", "side", "delta_e",
-                                     "out_of_gamut"], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue().encode("utf-8")
 
 
 # ---------------------------------------------------------------- gamut
@@ -261,7 +245,7 @@ def vector_pdf(pages: list[CardPage], drawings, profile, title: str) -> bytes:
 
     buffer = io.BytesIO()
     first = pages[0]
-    c = new_canvas(buffer, first.page_w, first.page_h, title, "print file")
+    c = new_canvas(buffer, first.trim.full_width, first.trim.full_height, title, "print file")
     forms: dict[str, str] = {}
     for page in pages:
         name = forms.get(page.key)
@@ -271,9 +255,9 @@ def vector_pdf(pages: list[CardPage], drawings, profile, title: str) -> bytes:
             c.beginForm(name, 0, 0, picture.width, picture.height)
             draw_picture(c, picture, lambda k=page.key: drawings[k])
             end_form(c, name)
-        w, h = page.page_w * mm, page.page_h * mm
+        w, h = page.trim.full_width * mm, page.trim.full_height * mm
         c.setPageSize((w, h))
-        b = page.bleed * mm
+        b = page.trim.bleed * mm
         c.setTrimBox((b, b, w - b, h - b))
         c.setBleedBox((0, 0, w, h))
         _place(c, name, page)
@@ -290,14 +274,14 @@ def _place(c, form: str, page: CardPage) -> None:
     fw, fh = size.full_width * mm, size.full_height * mm
     c.saveState()
     clip = c.beginPath()
-    clip.rect(0, 0, page.page_w * mm, page.page_h * mm)
+    clip.rect(0, 0, page.trim.full_width * mm, page.trim.full_height * mm)
     c.clipPath(clip, stroke=0, fill=0)
-    c.translate(page.page_w * mm / 2, page.page_h * mm / 2)
+    c.translate(page.trim.full_width * mm / 2, page.trim.full_height * mm / 2)
     if page.turn:
         c.rotate(page.turn)
     # the page as the design lies, around its middle
-    half_w = (page.page_h if page.turn else page.page_w) * mm / 2
-    half_h = (page.page_w if page.turn else page.page_h) * mm / 2
+    half_w = (page.trim.full_height if page.turn else page.trim.full_width) * mm / 2
+    half_h = (page.trim.full_width if page.turn else page.trim.full_height) * mm / 2
     extra_w, extra_h = half_w - fw / 2, half_h - fh / 2
     for ix in (-1, 0, 1):
         for iy in (-1, 0, 1):
@@ -332,7 +316,7 @@ def flattened_pdf(pages: list[CardPage], drawings, profile, dpi: int, workers: i
         if page.canvas is not None and abs(dpi - _canvas_dpi(page)) < 1e-6:
             w, h = page.canvas
         else:
-            w, h = _px(page.page_w, dpi), _px(page.page_h, dpi)
+            w, h = _px(page.trim.full_width, dpi), _px(page.trim.full_height, dpi)
         if page.turn:  # rendered as the design lies, then turned upright
             w, h = h, w
         shot = centred_shot(page.key, s.full_width, s.full_height, s.bleed, dpi, w, h)
@@ -352,8 +336,8 @@ def flattened_pdf(pages: list[CardPage], drawings, profile, dpi: int, workers: i
         image.Filter = pikepdf.Name.FlateDecode
         images[shot] = image
     for page, shot in zip(pages, shots):
-        w, h = page.page_w * mm, page.page_h * mm
-        b = page.bleed * mm
+        w, h = page.trim.full_width * mm, page.trim.full_height * mm
+        b = page.trim.bleed * mm
         content = pdf.make_stream(f"q {_num(w)} 0 0 {_num(h)} 0 0 cm /Im0 Do Q".encode())
         obj = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=pikepdf.Array([0, 0, _num(w), _num(h)]),
                                  BleedBox=pikepdf.Array([0, 0, _num(w), _num(h)]),
@@ -368,7 +352,7 @@ def flattened_pdf(pages: list[CardPage], drawings, profile, dpi: int, workers: i
 
 def _canvas_dpi(page: CardPage) -> float:
     """The resolution at which the shop's canvas pixels cover the page exactly."""
-    return page.canvas[0] / (page.page_w / MM_PER_INCH)
+    return page.canvas[0] / (page.trim.full_width / MM_PER_INCH)
 
 
 def _num(value: float) -> float:
@@ -420,13 +404,15 @@ def identify(data: bytes, standard: str, profile, title: str) -> bytes:
 
 
 # ---------------------------------------------------------------- preflight
-def preflight_problems(data: bytes, name: Path, preset: Preset | None, spec: PrintSpec,
-                       options: PdfxOptions) -> list[Problem]:
-    """What the preflight finds in a file just made, as warnings (the file is still written)."""
-    from .preflight import expect_for, preflight
-
+def preflight_expect(preset: Preset | None, spec: PrintSpec, options: PdfxOptions) -> Expect:
+    """What the preflight checks every file of the export against."""
     expect = expect_for(preset, spec)
     if options.dpi is not None and options.dpi < expect.min_dpi:  # asked for: said once, not on every page
         expect = replace(expect, min_dpi=options.dpi)
+    return expect
+
+
+def preflight_problems(data: bytes, name: Path, expect: Expect) -> list[Problem]:
+    """What the preflight finds in a file just made, as warnings (the file is still written)."""
     found = preflight(data, str(name), expect)
     return [replace(p, severity="warning") for p in found]

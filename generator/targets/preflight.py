@@ -40,7 +40,8 @@ from model.errors import Problem
 
 from .shops import CHECKS, STANDARDS, Preset, PrintSpec
 
-#: The least bleed on every side when no shop says otherwise (mm).
+#: The least bleed on every side when no shop says otherwise (mm; the usual print-shop figure, which
+#: a plain ``--to pdfx`` page gets).
 MIN_BLEED = 3.0
 #: How far a page's bleed or trim may be from the shop's (mm): a hundredth of an inch's rounding.
 BOX_TOLERANCE = 0.05
@@ -65,19 +66,16 @@ class Expect:
     checks: tuple[str, ...] = CHECKS
 
 
-def expect_for(preset: Preset | None, spec: PrintSpec | None = None, standard: str | None = None) -> Expect:
+def expect_for(preset: Preset | None, spec: PrintSpec | None = None) -> Expect:
     """What a shop's preset (or none: a plain PDF/X) asks of a print file."""
     spec = spec or (preset.pdfx if preset is not None else None)
+    asks = {} if spec is None else {"standard": spec.standard, "min_dpi": spec.min_dpi, "max_ink": spec.max_ink,
+                                    "checks": spec.checked}  # else Expect's defaults
     if preset is None:
-        return Expect(standard or (spec.standard if spec else None), "PDF/X",
-                      min_dpi=spec.min_dpi if spec else 300, max_ink=spec.max_ink if spec else None,
-                      checks=spec.checked if spec else CHECKS)
+        return Expect(label="PDF/X", **asks)
     bleeds = {round(preset.bleed_mm(s), 3) for s in preset.sizes}
     trims = tuple((s.label.lower(), *preset.trim_mm(s)) for s in preset.sizes)
-    if spec is None:
-        return Expect(standard, preset.name, bleeds.pop() if len(bleeds) == 1 else None, trims=trims)
-    return Expect(standard or spec.standard, preset.name, bleeds.pop() if len(bleeds) == 1 else None,
-                  trims=trims, min_dpi=spec.min_dpi, max_ink=spec.max_ink, checks=spec.checked)
+    return Expect(label=preset.name, bleed=bleeds.pop() if len(bleeds) == 1 else None, trims=trims, **asks)
 
 
 @dataclass
