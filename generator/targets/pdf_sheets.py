@@ -225,9 +225,14 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
     return joined, backs_only, stats
 
 
+def file_stem(slug: str, only) -> str:
+    """What a game's sheet files are named from: ``<game>``, or ``<game>-selected`` with ``only`` (ids)."""
+    return f"{slug}-selected" if only else slug
+
+
 def cards_file(slug: str, opts: SheetOptions) -> str:
     """The name of the cards file: ``<game>-cards.pdf``, or ``<game>-selected.pdf`` with ``only``."""
-    return f"{slug}-selected.pdf" if opts.only else f"{slug}-cards.pdf"
+    return f"{file_stem(slug, opts.only)}.pdf" if opts.only else f"{slug}-cards.pdf"
 
 
 def write_pdf(pages: list[Page], drawings: dict, title: str, subject: str):
@@ -261,8 +266,7 @@ class PdfSheets:
         title = rendered.manifest.title
         notes: list[str] = []
         joined, backs_only, stats = plan_pages(rendered, options, notes)
-        stem = f"{slug}-selected" if options.only else f"{slug}"
-        backs_file = Path(f"{stem}-backs.pdf")
+        backs_file = Path(f"{file_stem(slug, options.only)}-backs.pdf")
         files = {Path(cards_file(slug, options)): write_pdf(joined, rendered.drawings, title, "cards")}
         if backs_only:
             files[backs_file] = write_pdf(backs_only, rendered.drawings, title, "card backs")

@@ -180,9 +180,10 @@ class Pdfx:
         return TargetOutput(files, problems + flight, 0, owns=[Path(self.folder)], notes=notes)
 
 
-def profile_label(profile) -> str:
-    return f"'{profile.name}'" + (" (pnp's own profile; --profile FILE.icc for the shop's)" if profile.bundled
-                                  else f" ({profile.source})")
+def profile_label(profile, hint: bool = True) -> str:
+    """The profile by name, and where it comes from (pnp's own: with how to give the shop's, if ``hint``)."""
+    own = " (pnp's own profile; --profile FILE.icc for the shop's)" if hint else " (pnp's own profile)"
+    return f"'{profile.name}'" + (own if profile.bundled else f" ({profile.source})")
 
 
 # ---------------------------------------------------------------- gamut

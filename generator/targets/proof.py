@@ -25,7 +25,8 @@ from ..stages.kit import Kit, context
 from ..stages.render import make_env
 from ..stages.rows import rows_of
 from .base import TargetOutput
-from .pdf_sheets import PdfSheets, SheetOptions, plan_pages, write_pdf
+from .pdfx import profile_label
+from .pdf_sheets import PdfSheets, SheetOptions, file_stem, plan_pages, write_pdf
 
 
 def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float, float, float]]]:
@@ -82,7 +83,6 @@ class Proof(PdfSheets):
 
             profile = load_profile(options.profile)
             data, _ = convert_pdf(bytes(data), profile, "proof")
-            notes.append(f"the proof shows colours as they print through '{profile.name}'"
-                         + (" (pnp's own profile)" if profile.bundled else f" ({profile.source})"))
-        stem = f"{rendered.game.slug}-selected" if sheets.only else rendered.game.slug
+            notes.append(f"the proof shows colours as they print through {profile_label(profile, hint=False)}")
+        stem = file_stem(rendered.game.slug, sheets.only)
         return TargetOutput({Path(f"{stem}-proof.pdf"): data}, [], 0, notes=notes)
