@@ -38,7 +38,7 @@ from typing import Callable
 from model.errors import CommandLineError, PnpError
 from validator.kit import get_spec, rules_hash
 
-from .figures import Games, difference, paired, read_games_csv, unpaired
+from .figures import Games, difference, gate_interval, paired, read_games_csv, unpaired
 from .validate import Options, validate_game, with_expansions
 from .verdicts import PASS, RANK, judged
 
@@ -297,7 +297,7 @@ def moved(f: dict | None) -> bool:
     """A figure's difference whose interval leaves out 0 (the gate's interval when it has one)."""
     if not f or f.get("low") is None:
         return False
-    low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+    low, high = gate_interval(f)
     return low > 0 or high < 0
 
 
@@ -327,11 +327,12 @@ def verdict_changes(before: list[dict], after: list[dict], figures: dict | None 
             change = "worse" if d > 0 else "better" if d < 0 else "same"
         key_figure = behind(key[0], spec)
         f = (figures or {}).get(key_figure) if key_figure else None
-        if change == "worse" and key[0] not in CERTAIN and not moved(f):
+        m = moved(f)
+        if change == "worse" and key[0] not in CERTAIN and not m:
             change = "within noise"
         out.append({"check": key[0], "reference": va["status"] if va else None, "now": vb["status"] if vb else None,
                     "reference_message": va["message"] if va else None, "message": vb["message"] if vb else None,
-                    "change": change, "figure": key_figure, "moved": moved(f)})
+                    "change": change, "figure": key_figure, "moved": m})
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from validator.kit.html import GREEN, GREY, RED, esc, plt, svg, table
 
+from .figures import gate_interval, unpaired_reasons
 from .report import badge, page
 from .sweep_report import MORE_CSS
 
@@ -64,11 +65,9 @@ def render_compare(c) -> str:
                "than resampling each side on its own).")
     else:
         how = ""
-    reasons = list(dict.fromkeys(f["unpaired_because"] for f in c.figures.values() if not f.get("paired")))
-    for why in reasons:
-        keys = ", ".join(k for k, f in c.figures.items() if not f.get("paired") and f["unpaired_because"] == why)
-        how += (f" Unpaired ({keys}): {why}, so each difference comes from the two runs' own intervals: wider than "
-                "a paired one.")
+    for why, keys in unpaired_reasons(c.figures).items():
+        how += (f" Unpaired ({', '.join(keys)}): {why}, so each difference comes from the two runs' own intervals: "
+                "wider than a paired one.")
     how += (" Pairing narrows an interval only where the two decks deal alike: a changed count reshuffles every "
             "deal, and its games pair no better than two separate runs.")
     rows = []
@@ -85,7 +84,7 @@ def render_compare(c) -> str:
     for v in c.verdicts:
         f = c.figures.get(v.get("figure") or "")
         behind = "-" if f is None else (f"<code>{esc(v['figure'])}</code> {_signed(f['difference'])} "
-                                        f"{_interval(f.get('gate_low', f['low']), f.get('gate_high', f['high']))} "
+                                        f"{_interval(*gate_interval(f))} "
                                         f"<span class='muted'>({f.get('gate', 0.95) * 100:.1f}%)</span>")
         rows.append([esc(v["check"]), badge(v["reference"]) if v["reference"] else "-",
                      badge(v["now"]) if v["now"] else "-", esc(v["change"]), behind,

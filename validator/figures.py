@@ -511,3 +511,17 @@ def unpaired(a: dict, b: dict, gate: float | None = None) -> dict[str, dict]:
             wide = half * z_two(gate) / Z95
             out[k].update(gate=round(gate, 5), gate_low=round(d - wide, DIGITS), gate_high=round(d + wide, DIGITS))
     return out
+
+
+def gate_interval(f: dict) -> tuple:
+    """A compared figure's interval at the gate's confidence (the exit code's), or its 95% one when it has none."""
+    return f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+
+
+def unpaired_reasons(figures: dict) -> dict[str, list[str]]:
+    """Why compared figures are unpaired (``unpaired_because``) -> those figures' keys, in the figures' order."""
+    out: dict[str, list[str]] = {}
+    for k, f in figures.items():
+        if not f.get("paired"):
+            out.setdefault(f["unpaired_because"], []).append(k)
+    return out

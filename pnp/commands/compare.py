@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from model.errors import CommandLineError
+from validator.figures import gate_interval, unpaired_reasons
 
 from ..console import err, out, progress_bar
 from ..options import explicit
@@ -54,7 +55,6 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
     styles = {"PASS": "green", "WARN": "yellow", "FAIL": "red", None: "dim"}
     out.print(f"[bold]{c.title}[/bold]: this deck against {c.ref.label}", highlight=False)
     width = max(len(k) for k in c.figures) if c.figures else 10
-    reasons = list(dict.fromkeys(f["unpaired_because"] for f in c.figures.values() if not f.get("paired")))
     for k, f in c.figures.items():
         unit = f" {f['unit']}" if f["unit"] else ""
         interval = "" if f["low"] is None else f" [{f['low']:+.2f}, {f['high']:+.2f}]"
@@ -74,10 +74,9 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
             out.print(f"  card {r['name']} ({r['id']}): {r['difference']:+.1f} "
                       f"[{r['low']:+.1f}, {r['high']:+.1f}] {r['measure']}", highlight=False)
     out.print("  * the 95% interval leaves out 0", highlight=False)
-    for why in reasons:
-        keys = ", ".join(k for k, f in c.figures.items() if not f.get("paired") and f["unpaired_because"] == why)
-        out.print(f"  unpaired ({keys}): {why}; each difference comes from the two runs' own intervals, wider "
-                  "than a paired one", highlight=False)
+    for why, keys in unpaired_reasons(c.figures).items():
+        out.print(f"  unpaired ({', '.join(keys)}): {why}; each difference comes from the two runs' own intervals, "
+                  "wider than a paired one", highlight=False)
     for f in c.files:
         out.print(f"{slug}: {f}", highlight=False)
     if c.worse:
@@ -91,7 +90,7 @@ def _change(v: dict, figures: dict) -> str:
     the exit code reads (the checks a figure measures share its 5% error)."""
     f = figures.get(v["figure"]) if v.get("figure") else None
     if f is not None:
-        low, high = f.get("gate_low", f["low"]), f.get("gate_high", f["high"])
+        low, high = gate_interval(f)
         interval = f"{f['difference']:+.2f}, {f.get('gate', 0.95) * 100:.1f}% interval [{low:+.2f}, {high:+.2f}]"
     if v["change"] == "within noise":
         if f is None:
