@@ -239,11 +239,11 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
         if opts.until_sure:
             sure = variants_until_sure(pool, spec, alive, tallies, th, opts, _goals_judge(goals, spec, th),
                                        advance, started)
+            texts = {g.text for g in goals}
             for v in alive:
                 e = evaluate(spec, v, tallies[v.index], th, opts.seed)
                 key, judged = score(goals, e)
                 unsure = sure["unsure_by"][v.index]
-                texts = {g.text for g in goals}
                 for j in judged:  # surely met only at the looks' confidence (a verdict goal: its checks sure)
                     j["sure"] = j["sure"] and not any(u["check"] == j["goal"] or (j["goal"] in VERDICT_GOALS and
                                                                                  u["check"] not in texts)

@@ -132,11 +132,12 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     pairs = pairs_of(skill_bots(spec)) if skill_games else []
     skill_total = skill_games * len(pairs)
     done = {"n": 0}
+    planned = planned_games(opts, opts.games)  # the main games the run may play
 
     def advance(n: int) -> None:
         done["n"] += n
         if progress:
-            progress(slug, done["n"], planned_games(opts, opts.games) + skill_total)
+            progress(slug, done["n"], planned + skill_total)
 
     per_game = Games() if opts.per_game else None
     again = again_indices(opts.games)  # main games played once more at the end, by then in another worker
@@ -152,14 +153,14 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
             write(rows)
 
     streams = [Stream("main", game, "main", opts.seed, opts.games, [bots], play_opts, model,
-                      on_rows, min(planned_games(opts, opts.games), opts.drama_games),
+                      on_rows, min(planned, opts.drama_games),
                       on_values=None if per_game is None else
                       (lambda values: per_game.add_values([f.key for f in spec.figures], values)))]
     sweep = sorted({n for n in opts.sweep if n != opts.players})
+    names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots  # the further player counts' bots
     for n in sweep:
         if not spec.min_players <= n <= spec.max_players:
             raise CommandLineError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {n}")
-        names = opts.bots if opts.bots and "," not in opts.bots else spec.default_bots
         streams.append(Stream(("players", n), spec.make(data, n, **opts.rules), f"players:{n}", opts.seed,
                               opts.sweep_games, [parse_bots(names, n, spec)], play_opts, model))
     skill_total += planned_games(opts, opts.sweep_games) * len(sweep)
