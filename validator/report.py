@@ -133,6 +133,18 @@ class Drawing:
         return list(self.spec.sections(s))
 
 
+def _whole(name: str):
+    """The dict method ``name``, noting that it reads every block."""
+    method = getattr(dict, name)
+
+    def read_all(self, *args):
+        self.everything = True
+        return method(self, *args)
+
+    read_all.__name__ = name
+    return read_all
+
+
 class _Reads(dict):
     """A summary that notes which of its blocks are read (an engine's sections reused only when those stay)."""
 
@@ -153,27 +165,13 @@ class _Reads(dict):
         self.read.add(key)
         return super().__contains__(key)
 
-    def _all(self):
-        self.everything = True
-
-    def keys(self):
-        self._all()
-        return super().keys()
-
-    def items(self):
-        self._all()
-        return super().items()
-
-    def values(self):
-        self._all()
-        return super().values()
-
-    def __iter__(self):
-        self._all()
-        return super().__iter__()
+    keys = _whole("keys")
+    items = _whole("items")
+    values = _whole("values")
+    __iter__ = _whole("__iter__")
 
     def copy(self):
-        self._all()
+        self.everything = True
         return dict(self)
 
 
