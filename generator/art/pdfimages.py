@@ -32,7 +32,7 @@ ENCODING = 5
 _ENCODED: dict = {}
 ENCODED_KEPT = 64
 _JPEG: dict = {}  # digest -> a JPEG's image dictionary entries
-STORE = [None]  # a store with get_blob/put_blob (the build cache), set by the build
+STORE = [None]  # a store with has_blob/get_blob/put_blob (the build cache), set by the build
 
 
 def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tuple, object]:
@@ -60,12 +60,12 @@ def encoded(kind: str, digest: str, path: Path, mask: bool = False) -> tuple[tup
         return entries, FileRange(key[0], 0, key[1], key[1:])
     data = path.read_bytes()
     info = png_info(data)
-    if info is not None and not mask and png_as_is(info):
-        return _png_passthrough(info)
     try:
-        found = _png_encode(data)
-    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+        found = _encode_data(data, None if mask else info)
+    except _UNDECODABLE as exc:
         raise PictureError(f"'{path.name}' {_undecoded(digest, exc)}") from None
+    if found is None:
+        return _png_passthrough(info)
     _keep_encoding(digest, found)
     return _ENCODED[(digest, mask)]
 
@@ -110,22 +110,38 @@ def _png_passthrough(info: dict) -> tuple[tuple, bytes]:
                           PDFString(palette.decode("latin-1"))])
     else:
         space = "DeviceGray" if colours == 1 else "DeviceRGB"
-    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", info["width"]))
-    entries = (("Width", info["width"]), ("Height", info["height"]), ("BitsPerComponent", 8), ("ColorSpace", space),
-               ("Filter", "FlateDecode"), ("DecodeParms", parms))
-    return entries, b"".join(info["idat"])
+    return _flate_entries(info["width"], info["height"], colours, space), b"".join(info["idat"])
+
+
+def _flate_entries(width: int, height: int, colours: int, space) -> tuple:
+    """The image dictionary entries of 8-bit image data whose rows are PNG-filtered and compressed."""
+    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
+    return (("Width", width), ("Height", height), ("BitsPerComponent", 8), ("ColorSpace", space),
+            ("Filter", "FlateDecode"), ("DecodeParms", parms))
+
+
+#: What a PNG that does not decode raises.
+_UNDECODABLE = (OSError, SyntaxError, ValueError, zlib.error)
+
+
+def _encode_data(data: bytes, info: dict | None) -> tuple | None:
+    """A PNG's encoding (``_png_encode``), or None when a PDF takes it as it is (``info``: its
+    ``png_info``, None when it may not be taken so); raises one of _UNDECODABLE when it does not
+    decode."""
+    if info is not None and png_as_is(info):
+        return None
+    return _png_encode(data)
 
 
 def _encode_one(digest: str):
     """(digest, the encoding, None for a PNG a PDF takes as it is, or the exception that stopped it)."""
     data = SOURCES[digest].read_bytes()
-    info = png_info(data)
-    if info is not None and png_as_is(info):
-        return digest, None
     try:
-        found = _png_encode(data)
-    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+        found = _encode_data(data, png_info(data))
+    except _UNDECODABLE as exc:
         return digest, exc
+    if found is None:
+        return digest, None
     _store_encoding(digest, found)  # here: the file writes of one thread overlap the others' encoding
     return digest, found
 
@@ -143,8 +159,7 @@ def prepare(pictures, workers: int = 1) -> None:
         if digest in _AHEAD_PARTS:  # being encoded by the read-ahead's helper
             _PENDING[digest] = _AHEAD_PARTS.pop(digest)
             continue
-        if store is not None and (store.has_blob(_blob_key(digest, False)) if hasattr(store, "has_blob")
-                                  else store.get_blob(_blob_key(digest, False)) is not None):
+        if store is not None and store.has_blob(_blob_key(digest, False)):
             continue
         todo.append(digest)
     if not todo:
@@ -265,11 +280,8 @@ def _filtered_rows(plane, filters: bytes) -> bytearray:
 
 def _deflated(rows, width: int, colours: int) -> tuple[tuple, bytes]:
     """(entries, content) of an image plane whose rows are PNG-filtered, each with its filter byte first."""
-    content = deflate(rows)
     space = "DeviceGray" if colours == 1 else "DeviceRGB"
-    parms = (("Predictor", 15), ("Colors", colours), ("BitsPerComponent", 8), ("Columns", width))
-    return (("Width", width), ("Height", len(rows) // (1 + width * colours)), ("BitsPerComponent", 8),
-            ("ColorSpace", space), ("Filter", "FlateDecode"), ("DecodeParms", parms)), content
+    return _flate_entries(width, len(rows) // (1 + width * colours), colours, space), deflate(rows)
 
 
 def _keep_encoding(digest: str, found: tuple, store: bool = True) -> None:
@@ -417,7 +429,7 @@ def _encode_ahead(digest: str, path: Path) -> str | None:
     """In the helper: a PNG encoded into the store; None, or why the file did not decode."""
     try:
         found = _png_encode(path.read_bytes())
-    except (OSError, SyntaxError, ValueError, zlib.error) as exc:
+    except _UNDECODABLE as exc:
         return str(exc) or type(exc).__name__
     _store_encoding(digest, found)
     return None
