@@ -95,6 +95,12 @@ def no_cache_option(f):
                              "(OUT/.pnp-cache).")(f)
 
 
+def profile_option(help: str):
+    """``--profile``: a print shop's CMYK output profile (an ICC file)."""
+    return click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        metavar="FILE.icc", help=help)
+
+
 def port_option(help: str):
     return click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help=help)
 

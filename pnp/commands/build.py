@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 import click
 from rich.table import Table
@@ -14,7 +13,7 @@ from generator.sheets.layout import DUPLEX_MODES, LAYOUTS
 
 from ..console import err, out, progress_bar, report_problems
 from ..options import (back_offset_option, data_option, duplex_option, expansion_option, explicit, no_cache_option,
-                       out_option, page_option, parse_offset, printer_margin_option)
+                       out_option, page_option, parse_offset, printer_margin_option, profile_option)
 
 
 @click.command()
@@ -40,9 +39,8 @@ from ..options import (back_offset_option, data_option, duplex_option, expansion
 @click.option("--soft-proof", is_flag=True,
               help="A proof (--proof) whose colours are shown as they print through a CMYK profile: pnp's own, "
                    "or the shop's with --profile.")
-@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.icc",
-              help="--soft-proof: the print shop's CMYK output profile  [default: pnp's own, Generic CMYK 240% "
-                   "coated]")
+@profile_option("--soft-proof: the print shop's CMYK output profile  [default: pnp's own, Generic CMYK 240% "
+                "coated]")
 @expansion_option
 @no_cache_option
 @click.pass_context

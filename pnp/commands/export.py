@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 import click
 from rich.table import Table
@@ -12,7 +11,7 @@ from rich.table import Table
 from generator.defaults import DEFAULT_DPI
 
 from ..console import err, out, progress_bar, report_problems
-from ..options import data_option, expansion_option, out_option
+from ..options import data_option, expansion_option, out_option, profile_option
 from .build import checked
 
 
@@ -29,8 +28,7 @@ from .build import checked
 @click.option("--trim", is_flag=True, help="png: cut the bleed off (pictures of the trimmed card).")
 @click.option("--base-url", default="", metavar="URL",
               help="tts: where the sheet images will be found  [default: the export folder, as a file:// address]")
-@click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.icc",
-              help="pdfx, dtc: the print shop's CMYK output profile  [default: pnp's own, Generic CMYK 240% coated]")
+@profile_option("pdfx, dtc: the print shop's CMYK output profile  [default: pnp's own, Generic CMYK 240% coated]")
 @click.option("--standard", type=click.Choice(["x-4", "x-1a"]), default=None,
               help="pdfx: PDF/X-4 keeps vectors and text; PDF/X-1a flattens each card to a CMYK picture "
                    "(no transparency)  [default: x-4]")
