@@ -84,6 +84,40 @@ def make(width: float, height: float, ops: tuple, font_state: tuple | None = Non
     return DisplayList(width, height, ops if program is None else (), font_state, program, fonts)
 
 
+def poly_calls(points, close: bool) -> list:
+    """The path calls of a point list (x0, y0, x1, y1, ...): a move to its first point, a line
+    to each other one, and a close when ``close``."""
+    calls = [("moveTo", (points[0], points[1]), {})]
+    calls += [("lineTo", (points[i], points[i + 1]), {}) for i in range(2, len(points), 2)]
+    if close:
+        calls.append(("close", (), {}))
+    return calls
+
+
+def path_calls(operators, points) -> tuple[list, int, int]:
+    """The path calls of reportlab's path operators (0 move, 1 line, 2 curve, 3 close) over
+    their points, with how many moves and closes they hold (as many of each: every subpath is
+    closed).  ValueError for another operator."""
+    calls, i, moves, closes = [], 0, 0, 0
+    for code in operators:
+        if code == 0:
+            moves += 1
+            calls.append(("moveTo", (points[i], points[i + 1]), {}))
+            i += 2
+        elif code == 1:
+            calls.append(("lineTo", (points[i], points[i + 1]), {}))
+            i += 2
+        elif code == 2:
+            calls.append(("curveTo", tuple(points[i:i + 6]), {}))
+            i += 6
+        elif code == 3:
+            closes += 1
+            calls.append(("close", (), {}))
+        else:
+            raise ValueError(f"path operator {code!r}")
+    return calls, moves, closes
+
+
 def _uncolor(value):
     from reportlab.lib.colors import CMYKColor, Color
 

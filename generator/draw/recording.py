@@ -9,7 +9,7 @@ reportlab's renderer onto a stand-in canvas that writes the calls down
 
 from __future__ import annotations
 
-from .displaylist import CANVAS_CALLS, PATH_CALLS, DisplayList, Unsupported, dumps, make
+from .displaylist import CANVAS_CALLS, PATH_CALLS, DisplayList, Unsupported, dumps, make, path_calls, poly_calls
 
 
 def _color(value):
@@ -304,16 +304,9 @@ class _Walker:
                         {"fill": self.fill, "stroke": self.stroke}))
         elif isinstance(node, s.PolyLine):
             if self.stroke:
-                points = node.points
-                path = [("moveTo", (points[0], points[1]), {})]
-                path += [("lineTo", (points[i], points[i + 1]), {}) for i in range(2, len(points), 2)]
-                ops.append(("*drawPath", tuple(path), {}))
+                ops.append(("*drawPath", tuple(poly_calls(node.points, False)), {}))
         elif isinstance(node, s.Polygon):
-            points = node.points
-            path = [("moveTo", (points[0], points[1]), {})]
-            path += [("lineTo", (points[i], points[i + 1]), {}) for i in range(2, len(points), 2)]
-            path.append(("close", (), {}))
-            ops.append(("*drawPath", tuple(path), {"stroke": self.stroke, "fill": self.fill}))
+            ops.append(("*drawPath", tuple(poly_calls(node.points, True)), {"stroke": self.stroke, "fill": self.fill}))
         else:
             raise _Unwalkable()
 
@@ -339,35 +332,13 @@ class _Walker:
     def _path(self, node) -> None:
         autoclose = getattr(node, "autoclose", "")
         fill, stroke = self.fill, self.stroke
-        calls: list = []
-        points = node.points
-        i = 0
-        moves = closes = 0
-        previous = None
-        force = fill and autoclose == "pdf"
-        for op in node.operators:
-            if op == 0:
-                if force and moves and previous != 3:
-                    closes += 1
-                    calls.append(("close", (), {}))
-                moves += 1
-                calls.append(("moveTo", (points[i], points[i + 1]), {}))
-                i += 2
-            elif op == 1:
-                calls.append(("lineTo", (points[i], points[i + 1]), {}))
-                i += 2
-            elif op == 2:
-                calls.append(("curveTo", tuple(points[i:i + 6]), {}))
-                i += 6
-            elif op == 3:
-                calls.append(("close", (), {}))
-                closes += 1
-            else:
-                raise _Unwalkable()
-            previous = op
-        if force and moves and previous != 3:
-            closes += 1
-            calls.append(("close", (), {}))
+        operators = node.operators
+        if fill and autoclose == "pdf":
+            operators = _closing(operators)
+        try:
+            calls, moves, closes = path_calls(operators, node.points)
+        except ValueError:
+            raise _Unwalkable() from None
         closed = moves == closes
         mode = getattr(node, "fillMode", None)
         path = tuple(calls)
@@ -383,6 +354,25 @@ class _Walker:
             if not closed:
                 fill = 0
             self.ops.append(("*drawPath", path, {"fill": fill, "stroke": stroke, "fillMode": mode}))
+
+
+def _closing(operators) -> list:
+    """reportlab's path operators with a close (3) after each subpath left open, before the move
+    (0) that starts the next one and at the end: how a filled path is drawn with ``autoclose``
+    "pdf"."""
+    out: list = []
+    moved = False
+    previous = None
+    for op in operators:
+        if op == 0:
+            if moved and previous != 3:
+                out.append(3)
+            moved = True
+        out.append(op)
+        previous = op
+    if moved and previous != 3:
+        out.append(3)
+    return out
 
 
 _PLAIN = frozenset({float, int, str, bool, tuple, list, type(None)})

@@ -28,6 +28,7 @@ from reportlab.graphics.transform import mmult, rotate, scale, translate
 
 from ..art.curves import arc, quad_to_cubic
 from ..art.fonts import DEFAULT_FONT, FAMILIES
+from .displaylist import make, path_calls, poly_calls
 from .svgvalues import Unsupported, color, length, local, nudge, path_commands, picture_element, rgb
 
 #: svglib's user unit: one CSS pixel is 0.75 pt.
@@ -88,8 +89,6 @@ def to_display_list(svg: str):
         width, height, ops = _Emitter().calls(root)
     except (Unsupported, ValueError, TypeError, ZeroDivisionError, OverflowError, KeyError, IndexError):
         return None
-    from .displaylist import make
-
     return make(width, height, ops)
 
 
@@ -395,10 +394,7 @@ class _Emitter:
             return None
         nudge(points)
         paint = self._solid(self._paint(style))
-        calls = [("moveTo", (points[0], points[1]), {})]
-        calls += [("lineTo", (points[i], points[i + 1]), {}) for i in range(2, len(points), 2)]
-        calls.append(("close", (), {}))
-        calls = tuple(calls)
+        calls = tuple(poly_calls(points, True))
         ops = self.ops
         return None, lambda: self._shape(paint, self.SOLID, lambda stroke, fill: ops.append(
             ("*drawPath", calls, {"stroke": stroke, "fill": fill})))
@@ -495,21 +491,7 @@ class _Emitter:
             mode = paint_["fillMode"]
 
             def draw(stroke, fill):
-                calls, i, moves, closes = [], 0, 0, 0
-                for code in operators_:
-                    if code == _MOVE:
-                        moves += 1
-                        calls.append(("moveTo", (points[i], points[i + 1]), {}))
-                        i += 2
-                    elif code == _LINE:
-                        calls.append(("lineTo", (points[i], points[i + 1]), {}))
-                        i += 2
-                    elif code == _CURVE:
-                        calls.append(("curveTo", tuple(points[i:i + 6]), {}))
-                        i += 6
-                    else:
-                        closes += 1
-                        calls.append(("close", (), {}))
+                calls, moves, closes = path_calls(operators_, points)
                 if moves != closes:  # reportlab does not fill an open path
                     fill = 0
                 ops.append(("*drawPath", tuple(calls), {"fill": fill, "stroke": stroke, "fillMode": mode}))
