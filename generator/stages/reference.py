@@ -30,6 +30,7 @@ from ..sheets.layout import page_size
 from ..draw.canvas import PictureCanvas
 from .flow import MIN_ROWS_APART, DrawingFlowable, SplitTable, keep_starts, narrowed, smallest_text
 from .render import DrawingCache, Renderer, use_fonts
+from .rows import game_rows
 
 MARGIN = 15 * mm
 FRAME_PADDING = 12  # points: a platypus frame's top and bottom padding, 6 each
@@ -92,6 +93,7 @@ class ReferenceBuilder:
         self.st = styles(self.manifest.font)
         self.where = f"templates/{game.slug}/{self.manifest.reference}"
         self.renderer = Renderer(self.manifest, problems, cache.store)
+        self.rows = game_rows(game, expansions)  # cards and decks, for the templates that list them
         self.lines: dict[int, int] = {}  # id(element) -> its line in the XML the template gave
         self.width = 180 * mm  # the width and height the page leaves (set for the page by build_reference)
         self.height = 267 * mm
@@ -166,7 +168,7 @@ class ReferenceBuilder:
         out = []
         grand = 0
         expected_total = 0
-        cards = self.game.select(self.expansions)
+        cards = self.rows["cards"]
         for name, deck in self.manifest.decks.items():
             rows = [c for c in cards if c.deck == name]
             if not rows:
@@ -387,9 +389,8 @@ class ReferenceBuilder:
             self.error(el, f"<card deck='{deck_name}' id='{card_id}'>: no such card", f"id=\"{card_id}\"")
             return []
         template = deck.back if side == "back" and deck.back else deck.front
-        rows = {"cards": self.game.select(self.expansions),  # (a card template that lists the deck sees it here too)
-                "decks": {name: self.game.deck(name, self.expansions) for name in self.manifest.decks}}
-        svg = self.renderer.svg(template, deck, card, **rows)
+        # (a card template that lists the deck sees the rows here too)
+        svg = self.renderer.svg(template, deck, card, **self.rows)
         if svg is None:
             return []
         # a mistake in the card's SVG is the card template's (said once with the card's own)
@@ -516,9 +517,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     rb.height = page_size(page)[1] * mm - 2 * MARGIN - FRAME_PADDING
     story = []
     if game.manifest.reference:
-        xml = rb.renderer.svg(game.manifest.reference, None, None, cards=game.select(expansions),
-                              decks={name: game.deck(name, expansions) for name in game.manifest.decks},
-                              languages=game.manifest.languages)
+        xml = rb.renderer.svg(game.manifest.reference, None, None, **rb.rows, languages=game.manifest.languages)
         if xml is not None and re.search(r"<i[ >]", xml):
             ensure_faces(*FAMILIES[game.manifest.font])  # <i> in a paragraph sets the italic faces
         if xml is not None:
@@ -557,7 +556,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
     try:
         doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
-        long = _long_cells(game.select(expansions))
+        long = _long_cells(rb.rows["cards"])
         for card, column, size in long:  # a cell too long for a page: the cell's mistake, not the template's
             problems.error(card.sheet, card.row, column, f"'{card.id}': {size:,} characters; the reference sheet "
                            f"cannot lay so long a value out on one {page} page; shorten it")

@@ -69,11 +69,18 @@ class Rows:
         return hashlib.sha256(f"{fingerprint}\0rows\0{self.digest}".encode()).hexdigest()
 
 
+def game_rows(game: Game, expansions) -> dict:
+    """What a template that lists the game's rows is given: ``cards`` (every row within the
+    expansions, in the sheet's order) and ``decks`` (deck name -> its rows)."""
+    return {"cards": game.select(expansions),
+            "decks": {name: game.deck(name, expansions) for name in game.manifest.decks}}
+
+
 def rows_of(game: Game, expansions) -> Rows | None:
     """The rows of a game for its card templates, or None when no deck's template reads them."""
     decks = reading_decks(game.manifest)
     if not decks:
         return None
-    cards = game.select(expansions)
-    digest = hashlib.sha256("\0".join(repr(c) for c in cards).encode("utf-8")).hexdigest()
-    return Rows(decks, cards, {name: game.deck(name, expansions) for name in game.manifest.decks}, digest)
+    rows = game_rows(game, expansions)
+    digest = hashlib.sha256("\0".join(repr(c) for c in rows["cards"]).encode("utf-8")).hexdigest()
+    return Rows(decks, rows["cards"], rows["decks"], digest)
