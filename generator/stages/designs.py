@@ -36,7 +36,7 @@ from model.sheets import Card, Game
 from .cache import NO_CACHE, Drawing, DrawingStore, RenderedSvg, is_render_cache
 from .keys import design_key, game_fingerprint, input_key
 from .render import DrawingCache, Renderer
-from .rows import Rows, rows_of
+from .rows import Rows, deck_fingerprint, rows_of
 
 #: Designs per part handed to a worker process.
 PART_SIZE = 8
@@ -179,6 +179,7 @@ class RenderedGame:
     problems: list[Problem] = field(default_factory=list)
     store: DrawingStore = field(default=NO_CACHE, repr=False)  # for targets that draw more (reference pictures)
     parsed: int = 0  # SVGs parsed in this build
+    rows: Rows | None = field(default=None, repr=False)  # the rows its card templates were given (``rows.py``)
 
     @property
     def rendered(self) -> list[RenderedDesign]:
@@ -233,8 +234,7 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
     for name, card in designs:
         deck = manifest.decks[name]
         first = len(problems.items)
-        reads = rows is not None and name in rows.decks
-        key = input_key(rows.fingerprint(fingerprint, name) if reads else fingerprint, name, card) if lists else None
+        key = input_key(deck_fingerprint(rows, fingerprint, name), name, card) if lists else None
         kept = _kept(store, key, manifest) if lists else None
         if kept is not None:
             front, back = kept.front, kept.back
@@ -245,7 +245,7 @@ def render_designs(manifest: Manifest, designs: list[tuple[str, Card]], store: D
             renderer = renderer or Renderer(manifest, problems, store, fingerprint)
             first_note = len(renderer.notes)
             renderer.take_pictures()
-            more = rows.context() if reads else {}
+            more = rows.context_for(name) if rows is not None else {}
             front = renderer.svg(deck.front, deck, card, **more)
             back = renderer.svg(deck.back, deck, card, "back", **more) if deck.back else None
             notes = renderer.notes[first_note:]
@@ -324,10 +324,9 @@ class RenderJob:
             return
         todo = self.designs
         if self.fingerprint is not None:
-            fingerprint = (lambda n: self.rows.fingerprint(self.fingerprint, n)) if self.rows else \
-                (lambda n: self.fingerprint)
             todo = [(n, c) for n, c in self.designs
-                    if _kept(self.store, input_key(fingerprint(n), n, c), game.manifest) is None]
+                    if _kept(self.store, input_key(deck_fingerprint(self.rows, self.fingerprint, n), n, c),
+                             game.manifest) is None]
         if len(todo) < max(min_parallel, 2):
             return
         if not hasattr(pool, "submit"):  # a factory: make the pool only when there is work for it
@@ -342,7 +341,7 @@ class RenderJob:
     def before(self) -> RenderedGame:
         """The game with no designs yet, for targets that need none."""
         return RenderedGame(self.game, self.options, self.content_hash, drawings=Drawings(self.store),
-                            store=self.store)
+                            store=self.store, rows=self.rows)
 
     def result(self) -> RenderedGame:
         """The rendered game (problems collected in it, never raised).  Its content hash

@@ -62,11 +62,21 @@ class Rows:
         """What a card template of a reading deck is given besides its own row."""
         return {"cards": self.cards, "decks": self.by_deck}
 
+    def context_for(self, deck: str) -> dict:
+        """What a card template of ``deck`` is given besides its own row: nothing for a deck that does not read rows."""
+        return self.context() if deck in self.decks else {}
+
     def fingerprint(self, fingerprint: str | None, deck: str) -> str | None:
         """The game fingerprint a design's key is made from: with every row in it, for a reading deck."""
         if fingerprint is None or deck not in self.decks:
             return fingerprint
         return hashlib.sha256(f"{fingerprint}\0rows\0{self.digest}".encode()).hexdigest()
+
+
+def deck_fingerprint(rows: Rows | None, fingerprint: str | None, deck: str) -> str | None:
+    """The game fingerprint the keys of ``deck``'s designs are made from (``Rows.fingerprint``; the
+    game's own when no template reads rows)."""
+    return fingerprint if rows is None else rows.fingerprint(fingerprint, deck)
 
 
 def game_rows(game: Game, expansions) -> dict:

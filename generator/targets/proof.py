@@ -23,7 +23,6 @@ from model.errors import Problems
 from ..stages.designs import RenderedGame
 from ..stages.kit import Kit, context
 from ..stages.render import make_env
-from ..stages.rows import rows_of
 from .base import TargetOutput
 from .pdfx import profile_label
 from .pdf_sheets import PdfSheets, SheetOptions, file_stem, plan_pages, write_pdf
@@ -34,7 +33,7 @@ def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float,
     bleed) whose text did not fit, for the designs that warned about it."""
     manifest = rendered.manifest
     env = make_env(manifest.folder)
-    rows = rows_of(rendered.game, rendered.options.expansions)  # for the templates that list the rows
+    rows = rendered.rows  # for the templates that list the rows, as they were rendered
     out: dict[str, list] = {}
     for design in rendered.designs:
         if not design.warnings:
@@ -46,7 +45,7 @@ def overflow_boxes(rendered: RenderedGame) -> dict[str, list[tuple[float, float,
         for template, key, side in sides:
             kit = Kit(manifest, design.card, Problems(), side)  # notes the box of every text that did not fit
             try:
-                more = rows.context() if rows is not None and design.deck in rows.decks else {}
+                more = rows.context_for(design.deck) if rows is not None else {}
                 env.get_template(template).render(context(manifest, deck, design.card, kit, **more))
             except Exception:  # the build already reported it; a proof shows what it can
                 continue
