@@ -84,6 +84,13 @@ def make(width: float, height: float, ops: tuple, font_state: tuple | None = Non
     return DisplayList(width, height, ops if program is None else (), font_state, program, fonts)
 
 
+#: The shape properties (reportlab's and svglib's names) that are one canvas call of their value
+#: each, and that call: how both SVG readers write them down.
+STATE_CALLS = {"strokeWidth": "setLineWidth", "strokeLineCap": "setLineCap", "strokeLineJoin": "setLineJoin",
+               "fillMode": "=_fillMode", "fillOverprint": "setFillOverprint", "strokeOverprint": "setStrokeOverprint",
+               "overprintMask": "setOverprintMask"}
+
+
 def poly_calls(points, close: bool) -> list:
     """The path calls of a point list (x0, y0, x1, y1, ...): a move to its first point, a line
     to each other one, and a close when ``close``."""

@@ -9,7 +9,8 @@ reportlab's renderer onto a stand-in canvas that writes the calls down
 
 from __future__ import annotations
 
-from .displaylist import CANVAS_CALLS, PATH_CALLS, DisplayList, Unsupported, dumps, make, path_calls, poly_calls
+from .displaylist import (CANVAS_CALLS, PATH_CALLS, STATE_CALLS, DisplayList, Unsupported, dumps, make, path_calls,
+                          poly_calls)
 
 
 def _color(value):
@@ -191,7 +192,10 @@ class _Walker:
     def _apply(self, delta: dict) -> None:
         ops = self.ops
         for key, value in (sorted(delta.items()) if self.sort else delta.items()):
-            if key == "transform":
+            call = STATE_CALLS.get(key)
+            if call:
+                ops.append((call, (value,), {}))
+            elif key == "transform":
                 ops.append(("transform", (value[0], value[1], value[2], value[3], value[4], value[5]), {}))
             elif key == "strokeColor":
                 if value is None:
@@ -199,12 +203,6 @@ class _Walker:
                 else:
                     self.stroke = 1
                     ops.append(("setStrokeColor", (_color(value),), {}))
-            elif key == "strokeWidth":
-                ops.append(("setLineWidth", (value,), {}))
-            elif key == "strokeLineCap":
-                ops.append(("setLineCap", (value,), {}))
-            elif key == "strokeLineJoin":
-                ops.append(("setLineJoin", (value,), {}))
             elif key == "strokeDashArray":
                 if value:
                     if isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[1], (tuple, list)):
@@ -235,14 +233,6 @@ class _Walker:
             elif key == "strokeOpacity":
                 if value is not None:
                     ops.append(("setStrokeAlpha", (value,), {}))
-            elif key == "fillOverprint":
-                ops.append(("setFillOverprint", (value,), {}))
-            elif key == "strokeOverprint":
-                ops.append(("setStrokeOverprint", (value,), {}))
-            elif key == "overprintMask":
-                ops.append(("setOverprintMask", (value,), {}))
-            elif key == "fillMode":
-                ops.append(("=_fillMode", (value,), {}))
 
     def _node(self, node) -> None:
         calls = getattr(node, "pnp_calls", None)

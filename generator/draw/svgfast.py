@@ -28,7 +28,7 @@ from reportlab.graphics.transform import mmult, rotate, scale, translate
 
 from ..art.curves import arc, quad_to_cubic
 from ..art.fonts import DEFAULT_FONT, FAMILIES
-from .displaylist import make, path_calls, poly_calls
+from .displaylist import STATE_CALLS, make, path_calls, poly_calls
 from .svgvalues import Unsupported, color, length, local, nudge, path_commands, picture_element, rgb
 
 #: svglib's user unit: one CSS pixel is 0.75 pt.
@@ -285,7 +285,10 @@ class _Emitter:
             if key not in paint:
                 continue
             value = paint[key]
-            if key == "fillColor":
+            call = STATE_CALLS.get(key)
+            if call:
+                ops.append((call, (value,), {}))
+            elif key == "fillColor":
                 if value is not None:
                     fill = 1
                     ops.append(("setFillColor", (rgb(value),), {}))
@@ -295,18 +298,10 @@ class _Emitter:
                 if value is not None:
                     stroke = 1
                     ops.append(("setStrokeColor", (rgb(value),), {}))
-            elif key == "strokeWidth":
-                ops.append(("setLineWidth", (value,), {}))
-            elif key == "strokeLineCap":
-                ops.append(("setLineCap", (value,), {}))
-            elif key == "strokeLineJoin":
-                ops.append(("setLineJoin", (value,), {}))
             elif key == "strokeDashArray":
                 ops.append(("setDash", (value, 0), {}) if value else ("setDash", (), {}))
             elif key == "strokeOpacity":
                 ops.append(("setStrokeAlpha", (value,), {}))
-            elif key == "fillMode":
-                ops.append(("=_fillMode", (value,), {}))
             elif key == "font":
                 ops.append(("setFont", value, {}))
                 ops.append(("setFont", value, {}))
