@@ -33,7 +33,7 @@ def test_pnp_new_writes_a_range(game, tmp_path):
     manifest = load_project(tmp_path).games[SLUG].manifest
     assert manifest.playtime == "20-30 min"
     assert manifest.playtime_minutes == (20, 30)
-    assert Thresholds().box(manifest.playtime) == (20, 30)  # what validate judges the games' length against
+    assert Thresholds().box(manifest.playtime_minutes) == (20, 30)  # what validate judges the games' length against
 
 
 @pytest.mark.parametrize("written, minutes", [
@@ -44,7 +44,7 @@ def test_what_a_playtime_means(game, tmp_path, written, minutes):
     set_playtime(game, written)
     manifest = load_project(tmp_path).games[SLUG].manifest
     assert manifest.playtime_minutes == minutes
-    assert Thresholds().box(manifest.playtime) == minutes
+    assert Thresholds().box(manifest.playtime_minutes) == minutes
 
 
 @pytest.mark.parametrize("written", ['"about an hour"', '"30-20 min"', '"0 min"', '"20 min per player"'])
@@ -62,4 +62,4 @@ def test_no_playtime_is_no_box(game, tmp_path):
     manifest = game / "game.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace('playtime = "20-30 min"\n', ""), encoding="utf-8")
     assert load_project(tmp_path).games[SLUG].manifest.playtime_minutes is None
-    assert Thresholds().box("") is None
+    assert Thresholds().box(None) is None

@@ -81,13 +81,14 @@ def pair_patterns(a: str, b: str, players: int) -> list[tuple]:
 
 
 def summarize(game, spec, t: Tally, skill: dict, problems: list[Problem], meta: dict, th: Thresholds,
-              studies: list[dict] = ()) -> dict:
+              playtime: tuple[float, float] | None, studies: list[dict] = ()) -> dict:
     """summary.json: the generic blocks from the tallies, the engine's stats
     extension's blocks (``GameSpec.stats``) and what its studies found (``studies``: each one's keys), the
-    counters it declares."""
+    counters it declares.  ``playtime``: the box's playing time as the manifest was read
+    (``Manifest.playtime_minutes``)."""
     n_games = t.games
     players = meta["players"]
-    box = th.box(meta["playtime"])
+    box = th.box(playtime)
     length = {
         "turns": hist_summary(t.turns),
         "rounds": hist_summary(t.rounds),

@@ -133,7 +133,7 @@ def variants_until_sure(pool: Pool, spec, variants: list[Variant], tallies: dict
     (``unsure_by``: variant index -> what stayed unsure)."""
     from .sure import play_until_sure, unsure_main
 
-    boxes = {v.index: th.box(v.data.manifest.playtime) for v in variants}
+    boxes = {v.index: th.box(v.data.manifest.playtime_minutes) for v in variants}
     first = min(tallies[v.index].games for v in variants)
     streams = variant_streams(spec, variants, 0, first, opts.seed, th)
     judge = judge or (lambda key, tally, conf: unsure_main(tally, th, boxes[key], conf))
@@ -149,7 +149,7 @@ def evaluate(spec, variant: Variant, tally, th: Thresholds, seed: int) -> Evalua
     rules = spec.options(variant.rules)
     meta = run_record(variant.data, spec, rules, variant.players, tally.games, seed, bots, 0,
                       int(th.get("stalls", "turn_cap")), False, th, None)
-    summary = summarize(variant.game, spec, tally, {}, problems, meta, th)
+    summary = summarize(variant.game, spec, tally, {}, problems, meta, th, variant.data.manifest.playtime_minutes)
     return Evaluated(variant, tally, summary, judged(summary, th, spec), summary["headline"])
 
 

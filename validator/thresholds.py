@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from model.errors import PnpError
-from model.manifest import playtime_minutes
 
 PLACES = 9  # decimals a figure and a threshold are compared to: far finer than any count of games tells apart
 
@@ -92,14 +91,13 @@ class Thresholds:
     def get(self, section: str, key: str):
         return self.values[section][key]
 
-    def box(self, playtime: str) -> tuple[float, float] | None:
+    def box(self, playtime: tuple[float, float] | None) -> tuple[float, float] | None:
+        """The box's playing time in minutes: ``box_minutes`` when set, else ``playtime``, the manifest's as it
+        was read (``Manifest.playtime_minutes``: "20 min" is 15-25; None when it gives none)."""
         box = self.values["length"]["box_minutes"]
         if box is not None:
             return float(box[0]), float(box[1])
-        try:
-            return playtime_minutes(playtime)  # as the manifest read it: "20 min" is 15-25
-        except ValueError:  # said when the manifest was loaded
-            return None
+        return playtime
 
     def as_dict(self) -> dict:
         return {s: dict(v) for s, v in self.values.items()}

@@ -118,6 +118,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     problems = static_problems(spec, data, opts.players)
     bots = parse_bots(opts.bots or spec.default_bots, opts.players, spec)
     th = opts.thresholds.bind(spec)
+    playtime = data.manifest.playtime_minutes
     model = time_model(th)
     play_opts = PlayOptions(strict=opts.strict, turn_cap=int(th.get("stalls", "turn_cap")),
                             replay=replay_args(data, opts.rules, spec.options()))
@@ -185,7 +186,8 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
 
             def first_games(group: int) -> None:  # the charts' figures are known: draw them while skill games run
                 if group == 0 and drawing is not None and not opts.until_sure:
-                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, [v for _, v in sorted(found)])
+                    early = summarize(game, spec, tallies["main"], {}, problems, meta, th, playtime,
+                                      [v for _, v in sorted(found)])
                     drawing.draw(early)
 
             t0 = time.perf_counter()
@@ -211,7 +213,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     by_players = {n: tallies.pop(("players", n)) for n in sweep}
     skill = tallies
     meta["games"] = tally.games  # (with --until-sure, the games its looks played)
-    summary = summarize(game, spec, tally, skill, problems, meta, th, [v for _, v in sorted(found)])
+    summary = summarize(game, spec, tally, skill, problems, meta, th, playtime, [v for _, v in sorted(found)])
     if sweep:
         summary["players"] = players_summary({opts.players: tally, **by_players})
     verdicts = judged(summary, th, spec)
@@ -253,7 +255,7 @@ def _until_sure(pool, streams: list, tallies: dict, th: Thresholds, data, opts: 
     are sure (validator.sure); the skill pairings play once."""
     from .sure import play_until_sure, unsure_main, unsure_seats
 
-    box = th.box(data.manifest.playtime)
+    box = th.box(data.manifest.playtime_minutes)
 
     def judge(key, tally, conf):
         if key == "main":
