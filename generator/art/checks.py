@@ -16,12 +16,14 @@ import re
 from .limits import in_force, svg_number_problem, svg_shape
 
 
-def svg_bytes(size: int) -> str | None:
-    """What is wrong with an SVG picture of ``size`` bytes (too large to read), if anything."""
+def svg_bytes(size: int, what: str = "an SVG picture",
+              advice: str | None = "simplify it, or save it as a PNG") -> str | None:
+    """What is wrong with an SVG file of ``size`` bytes (too large to read), if anything: ``what``
+    names the file (a picture, an icon), ``advice`` what to do, in brackets (None: nothing)."""
     limit = in_force().picture_bytes
     if size > limit:
-        return (f"is {size / 2**20:.1f} MB; an SVG picture may be at most {limit / 2**20:g} MB "
-                "(simplify it, or save it as a PNG)")
+        return (f"is {size / 2**20:.1f} MB; {what} may be at most {limit / 2**20:g} MB"
+                + (f" ({advice})" if advice else ""))
     return None
 
 

@@ -79,12 +79,12 @@ def _read(path: str, stamp: tuple, name: str, source: str) -> IconArt:
 
 
 def _from_file(path: Path, name: str, source: str) -> IconArt:
-    from .limits import in_force
+    from .checks import svg_bytes
 
     st = path.stat()
-    limit = in_force().picture_bytes
-    if st.st_size > limit:
-        raise svgsafe.UnsafeSvg(f"is {st.st_size / 2**20:.1f} MB; an icon may be at most {limit / 2**20:g} MB")
+    wrong = svg_bytes(st.st_size, "an icon", None)
+    if wrong:
+        raise svgsafe.UnsafeSvg(wrong)
     return _read(str(path), (st.st_size, st.st_mtime_ns), name, source)
 
 
