@@ -38,8 +38,8 @@ label = "Relics"
 size = "poker"
 front = "card.svg.j2"
 [decks.relic.columns]
-number = {{ type = "int", min = 0, max = 9 }}
-art = {{}}
+number = { type = "int", min = 0, max = 9 }
+art = {}
 """
 TEMPLATE = """{#- a relic -#}
 {% extends "pnp/card.svg.j2" %}
