@@ -14,6 +14,7 @@ import hashlib
 import os
 import pickle
 from collections import deque
+from concurrent.futures import CancelledError
 from dataclasses import replace
 from typing import Iterable, Iterator
 
@@ -139,7 +140,15 @@ class Pool(Stoppable):
         yield from self._dask_ordered(fn, items, window or max(4, 3 * self.workers))
 
     def _dask_ordered(self, fn, items, window: int) -> Iterator:
-        pending: deque = deque()
+        from distributed import wait
+
+        def submit(item):
+            if item[0] == "s":  # the batch's game goes as the scattered future Dask resolves
+                kind, i, batch = item
+                return self.client.submit(fn, (kind, i, replace(batch, game=None)), batch.game, pure=False)
+            return self.client.submit(fn, item, pure=False)
+
+        pending: deque = deque()  # [future, item, times it was asked for]
         source = iter(items)
         exhausted = waiting = False
         try:
@@ -150,12 +159,8 @@ class Pool(Stoppable):
                         exhausted = True
                     elif item is WAIT:
                         waiting = True
-                    elif item[0] == "s":  # the batch's game goes as the scattered future Dask resolves
-                        kind, i, batch = item
-                        pending.append(self.client.submit(fn, (kind, i, replace(batch, game=None)), batch.game,
-                                                          pure=False))
                     else:
-                        pending.append(self.client.submit(fn, item, pure=False))
+                        pending.append([submit(item), item, 1])
                 if not pending:
                     if waiting:
                         waiting = False
@@ -164,15 +169,26 @@ class Pool(Stoppable):
                 head = pending[0]
                 while True:  # (a short wait at a time, so that Ctrl-C is heard)
                     try:
-                        value = head.result(timeout=0.2)
-                        break
+                        wait(head[0], timeout=0.2)
                     except TimeoutError:
                         continue
+                    except CancelledError:
+                        pass
+                    if head[0].status != "cancelled":
+                        value = head[0].result()
+                        break
+                    # the cluster let the task go (a worker or the connection to the scheduler lost): the
+                    # same task again gives the same games, a few times before the run says so
+                    if head[2] >= DASK_TRIES:
+                        raise PnpError(f"the Dask cluster at {self.scheduler} dropped a task of this run "
+                                       f"{head[2]} times (its workers or the connection to its scheduler lost); "
+                                       "check the cluster and run again")
+                    head[0], head[2] = submit(head[1]), head[2] + 1
                 pending.popleft()
                 waiting = False
                 yield value
         finally:
-            for future in pending:
+            for future, _, _ in pending:
                 future.cancel()
 
     def close(self) -> None:
@@ -189,6 +205,8 @@ class Pool(Stoppable):
 
 
 _END = object()
+#: A task a Dask cluster drops (cancels) is asked for again, at most this many times in all.
+DASK_TRIES = 3
 
 
 class _Scattered:

@@ -105,6 +105,52 @@ def test_dask_cluster_gives_the_local_result(ps_data, local_runs, tmp_path):
     assert _strip(dask) == _strip(local)
 
 
+def _cancelling(monkeypatch, distributed, times: int | None) -> list:
+    """Make the Dask client cancel the first ``times`` tasks it is given (None: every task), as a cluster
+    does when it loses a worker or the client's connection; the list counts the tasks cancelled."""
+    cancelled = []
+    submit = distributed.Client.submit
+
+    def dropping(self, *args, **kwargs):
+        future = submit(self, *args, **kwargs)
+        if times is None or len(cancelled) < times:
+            cancelled.append(future.key)
+            future.cancel()
+        return future
+
+    monkeypatch.setattr(distributed.Client, "submit", dropping)
+    return cancelled
+
+
+def test_a_task_the_dask_cluster_drops_is_asked_for_again_with_the_same_result(ps_data, local_runs, tmp_path,
+                                                                                monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        cancelled = _cancelling(monkeypatch, distributed, 2)
+        opts = Options(games=150, players=3, seed=9, scheduler=cluster.scheduler_address, skill_games=4, out=tmp_path)
+        validate_game(ps_data, opts)
+    assert len(cancelled) == 2
+    local = json.loads((local_runs[1][1] / "summary.json").read_text())
+    dask = json.loads((tmp_path / "pyramid-scheme" / "validation" / "summary.json").read_text())
+    assert _strip(dask) == _strip(local)
+
+
+def test_a_dask_cluster_that_keeps_dropping_the_tasks_is_one_clear_error(ps_data, tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from model.errors import PnpError
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        _cancelling(monkeypatch, distributed, None)
+        with pytest.raises(PnpError, match=r"^the Dask cluster at tcp://127\.0\.0\.1:\d+ dropped a task of this "
+                                           r"run 3 times \(its workers or the connection to its scheduler lost\); "
+                                           r"check the cluster and run again$"):
+            validate_game(ps_data, Options(games=20, scheduler=cluster.scheduler_address, skill_games=0,
+                                           out=tmp_path))
+    assert not (tmp_path / "pyramid-scheme" / "validation" / "games.csv").exists()
+
+
 def test_unreachable_scheduler_is_one_clear_error(ps_data, tmp_path):
     pytest.importorskip("distributed")
     from model.errors import PnpError
