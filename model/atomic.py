@@ -103,7 +103,7 @@ def _sendfile(src: int, dst: int, offset: int, count: int) -> int:
 
 
 class Pieces:
-    """A file's bytes given in pieces: ``bytes`` (or anything bytes-like) and ``FileRange``\ s.
+    """A file's bytes given in pieces: ``bytes`` (or anything bytes-like) and ``FileRange`` objects.
     ``bytes(pieces)`` is the whole file; ``write_files`` writes the pieces one after another."""
 
     def __init__(self, pieces):

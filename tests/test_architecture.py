@@ -94,6 +94,25 @@ def test_no_module_over_650_lines():
     assert long == {}
 
 
+def compile_warnings(path: Path) -> list[str]:
+    """What compiling a module warns of (an invalid escape in a string, say: Python 3.12 prints a
+    SyntaxWarning for it to every user whose interpreter compiles the module)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    return [f"{path.name}:{w.lineno}: {w.message}" for w in caught]
+
+
+def test_compile_warnings_are_found(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""a ``Range``\\ s, \\d"""\nx = r"\\d"\n', encoding="utf-8")
+    assert {line.split(": ")[0] for line in compile_warnings(probe)} == {"probe.py:1"}
+
+
+def test_every_module_compiles_without_a_warning():
+    assert [line for p in modules() for line in compile_warnings(p)] == []
+
+
 def private_imports(path: Path) -> list[str]:
     """``from x import _name`` in a module, x being another module of the project."""
     with warnings.catch_warnings():  # a module's own invalid escapes are not this test's business
