@@ -198,3 +198,18 @@ def test_check_renders_every_design_and_writes_nothing(data, tmp_path):
     assert any(x.startswith("warning cards.csv:2:name: 'g01' (front): name does not fit its box") for x in out), output
     assert out[-1] == "1 error, 2 warnings."
     assert sorted(os.walk(data)) == before  # no output folder, no cache
+
+
+def test_the_program_passes_on_its_exit_status_and_sets_its_objects_aside_as_it_ends():
+    """``pnp`` (pnp.cli:run): the command's exit status, and the run's objects frozen (gc.freeze) rather than
+    swept one by one as the interpreter ends."""
+    import subprocess
+    import sys
+    import tomllib
+
+    assert tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["pnp"] == "pnp.cli:run"
+    probe = ("import gc\nfrom pnp.cli import run\ntry:\n    run()\nexcept SystemExit as end:\n"
+             "    print(end.code, gc.get_freeze_count() > 0)\n")
+    for args, said in ((["--version"], "0 True"), (["build", "no-such-game", "--data", REPO], "1 True")):
+        done = subprocess.run([sys.executable, "-c", probe, *map(str, args)], capture_output=True, text=True, cwd=REPO)
+        assert done.stdout.splitlines()[-1] == said
