@@ -62,7 +62,8 @@ def write_outputs(out_dir: Path, summary: dict, game, spec, drawing: "Drawing | 
     if spec.csv_files is not None:
         for name, (header, rows) in spec.csv_files(summary).items():
             files[out_dir / name] = _csv_text(header, rows)
-    files[out_dir / "report.html"] = render_html(summary, spec, drawing.done() if drawing is not None else None)
+    files[out_dir / "report.html"] = render_html(summary, spec,
+                                                 drawing.done(summary) if drawing is not None else None)
     return write_files(files)
 
 
@@ -76,48 +77,83 @@ def warm() -> None:
 
 
 class Drawing:
-    """report.html's charts drawn in a thread of the main process while the pool plays the last games.
+    """report.html's charts drawn beside the run while the pool plays the last games.
 
-    Made when the run starts, it imports matplotlib at once; :meth:`draw` is handed a summary of the games
-    whose figures the charts show (the main games, the engine's studies: the skill matrix, played last, is
-    only tables) and draws every generic chart and the engine's report sections from it.  The report then
+    Made when the run starts, it imports matplotlib at once, in a process of its own where processes can
+    be forked (else in a thread of the main process): the main process, which feeds the pool and merges
+    what comes back, never waits for matplotlib.  :meth:`draw` is handed a summary of the games whose
+    figures the charts show (the main games, the engine's studies: the skill matrix, played last, is only
+    tables) and every generic chart and the engine's report sections are drawn from it.  The report then
     takes each chart whose figures are unchanged, and each engine section whose summary blocks are (the
-    blocks it read are noted), and draws the rest itself."""
+    blocks it read are noted), and draws the rest itself.  The drawing process is a supervised worker
+    (model.workers): its output is refused to the engine's sections, it ends with the run, and should it
+    fail the report draws everything in the main process."""
 
     def __init__(self, spec):
         import threading
 
         self.spec = spec
         self.charts: dict[tuple, str] = {}
-        self.sections: tuple | None = None  # (the blocks read and their values, the sections)
+        self.sections: tuple | None = None  # (the blocks read and their values, whether all, the sections)
         self.summary: dict | None = None
         self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="pnp-report-charts", daemon=True)
-        self.thread.start()
+        self.process = None
+        if _forks():
+            from functools import partial
+
+            from model.workers import Supervisor
+
+            # forked now (the engine comes along as it is, folder engines too), matplotlib imported there at once
+            self.process = Supervisor(1, partial(_drawing_setup, spec))
+        self.thread = None
+        if self.process is None:
+            self._wait()
+        # (with a drawing process, the thread that waits for it starts with the summary: the pool's workers,
+        # forked after this, are forked from a process without it)
+
+    def _wait(self) -> None:
+        import threading
+
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="pnp-report-charts", daemon=True)
+            self.thread.start()
 
     def draw(self, summary: dict) -> None:
         self.summary = summary
         self.ready.set()
+        self._wait()
 
-    def done(self) -> "Drawing":
+    def done(self, summary: dict | None = None) -> "Drawing":
+        """Wait for the charts; ``summary`` (the final one) is drawn from if none was handed before."""
+        if self.summary is None:
+            self.summary = summary
         self.ready.set()
+        self._wait()
         self.thread.join()
+        self.close()
         return self
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+
+    def abort(self) -> None:
+        """The run failed: the drawing process ends now."""
+        self.ready.set()
+        if self.process is not None:
+            self.process.abort()
 
     def _run(self) -> None:
         try:
-            plt()
+            if self.process is None:
+                plt()
             self.ready.wait()
-            s = self.summary
-            if s is None:
+            if self.summary is None:
                 return
-            for name, block in _CHART_INPUTS:
-                if s.get(block):
-                    self.charts[(name, _key(s[block]))] = _CHARTS[name](s[block])
-            if self.spec.sections is not None:
-                seen = _Reads(s)
-                found = list(self.spec.sections(seen))
-                self.sections = ({k: copy.deepcopy(s[k]) for k in seen.read if k in s}, seen.everything, found)
+            if self.process is None:
+                self.charts, self.sections = _draw_all(self.spec, self.summary)
+            else:
+                self.charts, self.sections = next(iter(self.process.map_ordered(_draw_forked, [self.summary])))
         except Exception:  # noqa: BLE001 - the report draws what is missing itself, and raises there if it must
             pass
 
@@ -131,6 +167,44 @@ class Drawing:
             if not everything and all(s.get(k) == v for k, v in read.items()):
                 return found
         return list(self.spec.sections(s))
+
+
+def _forks() -> bool:
+    import multiprocessing as mp
+
+    return "fork" in mp.get_all_start_methods()
+
+
+_FORKED_SPEC = None  # in the drawing process: the engine whose sections it draws
+
+
+def _drawing_setup(spec) -> None:
+    """The drawing process, as it starts: its output refused (as a game worker's) and matplotlib imported."""
+    global _FORKED_SPEC
+    from .pool import guard_worker
+
+    _FORKED_SPEC = spec
+    guard_worker()
+    plt()
+
+
+def _draw_forked(summary: dict) -> tuple:
+    return _draw_all(_FORKED_SPEC, summary)
+
+
+def _draw_all(spec, s: dict) -> tuple:
+    """Every generic chart of summary ``s`` (by name and figures) and the engine's sections drawn from it, with
+    the blocks they read: (charts, (blocks read and their values, whether they read all, sections) or None)."""
+    charts = {}
+    for name, block in _CHART_INPUTS:
+        if s.get(block):
+            charts[(name, _key(s[block]))] = _CHARTS[name](s[block])
+    sections = None
+    if spec.sections is not None:
+        seen = _Reads(s)
+        found = list(spec.sections(seen))
+        sections = ({k: copy.deepcopy(s[k]) for k in seen.read if k in s}, seen.everything, found)
+    return charts, sections
 
 
 def _whole(name: str):

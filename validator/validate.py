@@ -178,12 +178,12 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     drawing = None
     tallies: dict = {}
     try:
+        if opts.write:
+            from .report import Drawing
+
+            drawing = Drawing(spec)  # (matplotlib is imported while the games are played)
+            pending.append(drawing)
         with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
-            if opts.write:
-                from .report import Drawing
-
-                drawing = Drawing(spec)  # (matplotlib is imported while the games are played)
-
             def first_games(group: int) -> None:  # the charts' figures are known: draw them while skill games run
                 if group == 0 and drawing is not None and not opts.until_sure:
                     early = summarize(game, spec, tallies["main"], {}, problems, meta, th, playtime,
