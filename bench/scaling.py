@@ -17,7 +17,9 @@ the report - with one worker and with every core.
 
 ``--memory A,B`` instead runs A and then B games with every core and prints the peak memory of
 the main process and of the largest worker (it should not grow with the games).  ``--repeat K``
-keeps the best of K timings of each cell (timings on a shared machine drift).
+keeps the best of K timings of each cell (timings on a shared machine drift).  ``--old DIR`` (a checkout of
+an earlier commit, e.g. ``git worktree add /tmp/old HEAD~3``) times that code too, cell by cell beside this
+code's (local workers, and the fixed cost), so that both rows share the machine's moods.
 """
 
 from __future__ import annotations
@@ -36,9 +38,12 @@ GAMES = ["pyramid-scheme", "golden-pyramid", "pyramid-shambo", "pyrrameds", "dri
 
 #: a child that runs pnp and says, as it ends, its own peak memory and its workers' (kilobytes)
 MEASURED = ("import resource, sys\n"
-            "from pnp.cli import main\n"
             "try:\n"
-            "    main(sys.argv[1:])\n"
+            "    from pnp.cli import run\n"
+            "except ImportError:  # (an older tree)\n"
+            "    from pnp.cli import main as run\n"
+            "try:\n"
+            "    run()\n"
             "finally:\n"
             "    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
@@ -54,13 +59,14 @@ def counts(cores: int) -> list[int]:
     return out + [cores]
 
 
-def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]) -> tuple[float, str, str, tuple]:
-    """One ``pnp validate`` as its own process: (seconds, games.csv, summary.json without its timing,
-    peak memory in kilobytes of the process and of its largest worker)."""
+def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str], code: Path = ROOT
+             ) -> tuple[float, str, str, tuple]:
+    """One ``pnp validate`` of the code in ``code`` as its own process: (seconds, games.csv, summary.json without
+    its timing, peak memory in kilobytes of the process and of its largest worker)."""
     command = [sys.executable, "-c", MEASURED, "validate", slug, "--data", str(ROOT), "--games", str(games),
                "--out", str(out), *extra, *pool]
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=code)
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):  # (1: a verdict FAIL, which is the deck's business)
         raise SystemExit(f"{' '.join(command[3:])} failed:\n{done.stderr[-2000:]}")
@@ -86,6 +92,7 @@ def main() -> None:
     ap.add_argument("--no-dask", action="store_true", help="leave out the Dask LocalCluster")
     ap.add_argument("--repeat", type=int, default=1, help="keep the best of this many timings of each cell")
     ap.add_argument("--memory", metavar="A,B", help="peak memory of runs of A and of B games (every core)")
+    ap.add_argument("--old", type=Path, help="an earlier checkout to time beside this code")
     args = ap.parse_args()
     slugs = args.game or GAMES
     cores = os.cpu_count() or 1
@@ -111,6 +118,7 @@ def main() -> None:
         fixed, differ = {}, []
         for slug in slugs:
             cells, reference, base = [], None, None
+            old_cells, old_base = [], None
             same = True
             for w in workers:
                 s, games_csv, summary, _ = best(args.repeat, lambda w=w: validate(
@@ -119,6 +127,11 @@ def main() -> None:
                 same &= (games_csv, summary) == reference
                 base = base or s
                 cells.append(f"{s:7.2f} ({base / s:4.2f}x)")
+                if args.old:
+                    s = best(args.repeat, lambda w=w: validate(slug, tmp / f"{slug}-{w}-old", args.games, extra,
+                                                               ["--workers", str(w)], args.old.resolve()))[0]
+                    old_base = old_base or s
+                    old_cells.append(f"{s:7.2f} ({old_base / s:4.2f}x)")
             if dask:
                 from distributed import LocalCluster
 
@@ -129,15 +142,20 @@ def main() -> None:
                 same &= (games_csv, summary) == reference
                 cells.append(f"{s:7.2f} ({base / s:4.2f}x)")
             print(f"{slug:<18}" + "".join(f"{c:>17}" for c in cells) + f"  {'yes' if same else 'NO'}", flush=True)
+            if old_cells:
+                print(f"{'  ' + args.old.name + ' code':<18}" + "".join(f"{c:>17}" for c in old_cells), flush=True)
             if not same:
                 differ.append(slug)
-            fixed[slug] = [best(args.repeat, lambda w=w: validate(slug, tmp / f"{slug}-f{w}", 1,
-                                                                  ["--skill-games", "0"], ["--workers", str(w)]))[0]
-                           for w in (1, cores)]
+            codes = [ROOT] + ([args.old.resolve()] if args.old else [])
+            fixed[slug] = [[best(args.repeat, lambda w=w, c=c: validate(
+                slug, tmp / f"{slug}-f{w}", 1, ["--skill-games", "0"], ["--workers", str(w)], c))[0] for c in codes]
+                for w in (1, cores)]
         print(f"\nfixed cost of a run (--games 1 --skill-games 0: start, loading, pool, report), seconds, "
-              f"1 worker / {cores} workers:")
+              f"1 worker / {cores} workers" + (f" (this code, and {args.old.name}'s in brackets)" if args.old else "")
+              + ":")
         for slug, (one, every) in fixed.items():
-            print(f"{slug:<18} {one:5.2f} / {every:5.2f}")
+            print(f"{slug:<18} " + " / ".join(f"{t[0]:5.2f}" + (f" ({t[1]:.2f})" if len(t) > 1 else "")
+                                              for t in (one, every)))
         if differ:
             raise SystemExit(f"not the same games with every worker count and on Dask: {', '.join(differ)}")
 
