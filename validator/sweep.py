@@ -172,31 +172,38 @@ def run_sweep(data, vary: list[str], opts: SweepOptions, progress: Callable[[int
             progress(done["n"], total)
 
     sure = None
-    with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+    plotters = None
+    if opts.write:  # (the report's charts: matplotlib is imported while the variants play)
+        from .plotters import Plotters
+
+        plotters = Plotters(len(describe(spec)) * len(axes))
+    try:
+        with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
+            tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
+            if opts.until_sure:
+                sure = variants_until_sure(pool, spec, variants, tallies, th, opts, on_progress=advance,
+                                           started=started)
+            workers = pool.workers
+        results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]
+        if sure is not None:
+            for r in results:
+                r.unsure = sure["unsure_by"][r.variant.index]
+        files = []
         if opts.write:
-            from .report import warm
+            out_dir = Path(opts.out) / data.slug / "sweep"
+            record = sweep_record(data, spec, axes, opts)
+            from .sweep_report import render_sweep
 
-            warm()  # (the report's charts: matplotlib is imported while the variants play)
-        tallies = play_variants(pool, spec, variants, 0, opts.games, opts.seed, th, advance)
-        if opts.until_sure:
-            sure = variants_until_sure(pool, spec, variants, tallies, th, opts, on_progress=advance, started=started)
-        workers = pool.workers
-    results = [evaluate(spec, v, tallies[v.index], th, opts.seed) for v in variants]
-    if sure is not None:
-        for r in results:
-            r.unsure = sure["unsure_by"][r.variant.index]
-    files = []
-    if opts.write:
-        out_dir = Path(opts.out) / data.slug / "sweep"
-        record = sweep_record(data, spec, axes, opts)
-        from .sweep_report import render_sweep
-
-        texts = {
-            out_dir / "sweep.csv": sweep_csv(spec, axes, results),
-            out_dir / "sweep.json": json.dumps(sweep_json(record, spec, results), indent=2) + "\n",
-            out_dir / "report.html": render_sweep(record, spec, axes, results),
-        }
-        files = write_files(texts)
+            texts = {
+                out_dir / "sweep.csv": sweep_csv(spec, axes, results),
+                out_dir / "sweep.json": json.dumps(sweep_json(record, spec, results), indent=2) + "\n",
+                out_dir / "report.html": render_sweep(record, spec, axes, results, plotters),
+            }
+            files = write_files(texts)
+    except BaseException:
+        if plotters is not None:
+            plotters.abort()
+        raise
     return SweepResult(data.slug, data.title, axes, results, files, time.perf_counter() - started, workers,
                        grid_size(axes))
 

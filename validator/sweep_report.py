@@ -3,6 +3,8 @@ evaluated variants alone (the same variants draw the same bytes, whatever the wo
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from validator.kit.spec import option_text
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, esc, plt, svg, table
 
@@ -117,15 +119,34 @@ def plot_figure(results, axes, a: int, key: str, label: str, unit: str) -> str:
     return svg(fig)
 
 
-def plots(results, spec, axes) -> str:
-    """A plot of every headline figure against every varied parameter."""
-    out = []
+def plots(results, spec, axes, plotters=None) -> str:
+    """A plot of every headline figure against every varied parameter (drawn by ``plotters``,
+    validator.plotters.Plotters, where given: many at once)."""
+    calls = []
     for key, (label, unit, _) in describe(spec).items():
         if all((r.headline.get(key) or {}).get("value") is None for r in results):
             continue
-        for a in range(len(axes)):
-            out.append(f"<div class='plot'>{plot_figure(results, axes, a, key, label, unit)}</div>")
-    return "<div class='plots'>" + "".join(out) + "</div>"
+        points = [_Point(_Values(r.variant.values), {key: r.headline.get(key)}) for r in results]
+        calls += [(points, axes, a, key, label, unit) for a in range(len(axes))]
+    drawn = plotters.map(_plot_call, calls) if plotters is not None else [_plot_call(c) for c in calls]
+    return "<div class='plots'>" + "".join(f"<div class='plot'>{svg_}</div>" for svg_ in drawn) + "</div>"
+
+
+class _Values(NamedTuple):
+    values: tuple
+
+
+class _Point(NamedTuple):
+    """What a plot reads of a variant (sweep.Evaluated): its values of the axes and the one headline figure
+    it draws (a small thing to send to a plotting process)."""
+
+    variant: _Values
+    headline: dict
+
+
+def _plot_call(call: tuple) -> str:
+    points, axes, a, key, label, unit = call
+    return plot_figure(points, axes, a, key, label, unit)
 
 
 def run_table(record: dict) -> str:
@@ -157,7 +178,7 @@ def check_names(results: list) -> list[str]:
     return names
 
 
-def render_sweep(record: dict, spec, axes, results) -> str:
+def render_sweep(record: dict, spec, axes, results, plotters=None) -> str:
     names = [a.name for a in axes]
     n = len(results)
     grid = record.get("grid", n)
@@ -183,7 +204,7 @@ def render_sweep(record: dict, spec, axes, results) -> str:
                  + figures_table(results, spec, names))
     parts.append("<h2>Each figure against each parameter</h2><p class='look'>Points are variants with their 95% "
                  "intervals; a line joins the variants that differ only in the parameter on the x axis.</p>"
-                 + plots(results, spec, axes))
+                 + plots(results, spec, axes, plotters))
     changes = [[str(r.variant.index + 1), esc(r.variant.label), "<br>".join(esc(c) for c in r.variant.changes)
                 or "<span class='muted'>none: the deck as it is</span>"] for r in results]
     parts.append("<h2>Changes per variant</h2><p class='look'>The rows and options to change to play a variant.</p>"

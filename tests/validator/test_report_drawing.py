@@ -75,3 +75,53 @@ def test_a_validation_report_is_the_same_drawn_there_or_here(ps_data, tmp_path):
     summary = json.loads((folder / "summary.json").read_text())
     html = (folder / "report.html").read_text()
     assert html.count("<svg") == 6 and render_html(summary) == html
+
+
+# ------------------------------------------------------------------ a sweep's charts, many at once
+def pid_and(item):
+    return (os.getpid(), item)
+
+
+def fails_away_from_main(item):
+    if os.getpid() != MAIN:
+        raise RuntimeError("a plotting process fails")
+    return (os.getpid(), item)
+
+
+def test_plotters_draw_in_other_processes_in_order(monkeypatch):
+    from validator import plotters
+
+    monkeypatch.setattr(plotters.os, "cpu_count", lambda: 4)
+    drawn = plotters.Plotters(30).map(pid_and, range(30))
+    assert [item for _, item in drawn] == list(range(30))
+    assert MAIN not in {pid for pid, _ in drawn} and len({pid for pid, _ in drawn}) > 1
+
+
+def test_plotters_that_fail_leave_the_charts_to_the_main_process(monkeypatch):
+    from validator import plotters
+
+    monkeypatch.setattr(plotters.os, "cpu_count", lambda: 2)
+    assert plotters.Plotters(5).map(fails_away_from_main, "abc") == [(MAIN, "a"), (MAIN, "b"), (MAIN, "c")]
+
+
+def test_one_core_draws_in_the_main_process(monkeypatch):
+    from validator import plotters
+
+    monkeypatch.setattr(plotters.os, "cpu_count", lambda: 1)
+    ps = plotters.Plotters(10)
+    assert ps.pool is None and ps.map(pid_and, [1]) == [(MAIN, 1)]
+
+
+def test_a_sweep_report_is_the_same_drawn_by_plotters_or_here(ps_data, tmp_path, monkeypatch):
+    from validator import plotters
+    from validator.sweep import SweepOptions, run_sweep
+    from validator.sweep_report import render_sweep
+
+    monkeypatch.setattr(plotters.os, "cpu_count", lambda: 3)
+    result = run_sweep(ps_data, ["rule:hand-limit=3,5"], SweepOptions(games=20, workers=1, out=tmp_path))
+    html = (tmp_path / "pyramid-scheme" / "sweep" / "report.html").read_text()
+    record = json.loads((tmp_path / "pyramid-scheme" / "sweep" / "sweep.json").read_text())["sweep"]
+    from validator.kit import get_spec
+
+    assert html.count("<svg") >= 4
+    assert render_sweep(record, get_spec("pyramid-scheme"), result.axes, result.results) == html
