@@ -71,9 +71,11 @@ def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
         return
     from preview.watch import watch as watch_loop
 
-    out.print(f"watching {data.resolve()} for saves (Ctrl-C stops)", markup=False, highlight=False)
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops as Ctrl-C does
+    # SIGTERM stops as Ctrl-C does, from before the line that says it watches (a SIGTERM sent on that line
+    # would otherwise end the process without closing its helper)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
+        out.print(f"watching {data.resolve()} for saves (Ctrl-C stops)", markup=False, highlight=False)
         watch_loop(session, print_build)
     except KeyboardInterrupt:
         pass
