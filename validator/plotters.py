@@ -19,6 +19,14 @@ from validator.kit.html import plt
 MOST = 8
 
 
+def warm() -> None:
+    """Import matplotlib now, in a thread of its own, while the pool plays: a report drawn later finds it
+    imported (call it once the pool's workers have started: they are forked without the thread)."""
+    import threading
+
+    threading.Thread(target=plt, name="pnp-report-import", daemon=True).start()
+
+
 def _setup() -> None:
     """A plotting process, as it starts: its output refused (as a game worker's) and matplotlib imported."""
     from .pool import guard_worker
@@ -39,8 +47,6 @@ class Plotters:
 
             self.pool = Supervisor(n, _setup)
         else:
-            from .report import warm
-
             warm()
 
     def map(self, fn, items) -> list:

@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 
 from model.atomic import write_files
+from model.errors import EngineError
+from model.workers import Lost
 from validator.kit import get_spec
 from validator.kit.spec import option_text
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, ci, esc, num, pct, plt, svg, table
@@ -62,20 +64,11 @@ def write_outputs(out_dir: Path, summary: dict, game, spec, drawing: "Drawing | 
     if spec.csv_files is not None:
         for name, (header, rows) in spec.csv_files(summary).items():
             files[out_dir / name] = _csv_text(header, rows)
-    files[out_dir / "report.html"] = render_html(summary, spec,
-                                                 drawing.done(summary) if drawing is not None else None)
+    files[out_dir / "report.html"] = render_html(summary, spec, drawing.done(summary) if drawing else None)
     return write_files(files)
 
 
 # ------------------------------------------------------------------ charts drawn early
-def warm() -> None:
-    """Import matplotlib now, in a thread of its own, while the pool plays: a report drawn later finds it
-    imported (call it once the pool's workers have started: they are forked without the thread)."""
-    import threading
-
-    threading.Thread(target=plt, name="pnp-report-import", daemon=True).start()
-
-
 class Drawing:
     """report.html's charts drawn beside the run while the pool plays the last games.
 
@@ -96,6 +89,7 @@ class Drawing:
         self.charts: dict[tuple, str] = {}
         self.sections: tuple | None = None  # (the blocks read and their values, whether all, the sections)
         self.summary: dict | None = None
+        self.lost = None  # how the drawing process ended, had it ended or overrun while it drew
         self.ready = threading.Event()
         self.process = None
         if _forks():
@@ -104,7 +98,7 @@ class Drawing:
             from model.workers import Supervisor
 
             # forked now (the engine comes along as it is, folder engines too), matplotlib imported there at once
-            self.process = Supervisor(1, partial(_drawing_setup, spec))
+            self.process = Supervisor(1, partial(_drawing_setup, spec), DRAW_LIMIT)
         self.thread = None
         if self.process is None:
             self._wait()
@@ -154,6 +148,8 @@ class Drawing:
                 self.charts, self.sections = _draw_all(self.spec, self.summary)
             else:
                 self.charts, self.sections = next(iter(self.process.map_ordered(_draw_forked, [self.summary])))
+        except Lost as lost:  # (the engine's sections exited or hung: not to be run again in the main process)
+            self.lost = lost
         except Exception:  # noqa: BLE001 - the report draws what is missing itself, and raises there if it must
             pass
 
@@ -162,11 +158,19 @@ class Drawing:
         return out if out is not None else _CHARTS[name](block)
 
     def engine_sections(self, s: dict) -> list:
+        if self.lost is not None:
+            why = self.lost.why + (f" ({DRAW_LIMIT:g} s)" if self.lost.overran else "")
+            raise EngineError(f"the rules of {self.spec.slug}: the process drawing the report (its charts and the "
+                              f"engine's sections, GameSpec.sections) {why}; nothing was written")
         if self.sections is not None:
             read, everything, found = self.sections
             if not everything and all(s.get(k) == v for k, v in read.items()):
                 return found
         return list(self.spec.sections(s))
+
+
+#: The longest the report's charts and an engine's sections may take in the drawing process (seconds).
+DRAW_LIMIT = 60.0
 
 
 def _forks() -> bool:

@@ -215,7 +215,7 @@ def tune(data, vary: list[str], goal_texts: list[str], opts: TuneOptions,
     with Pool(opts.workers, opts.scheduler, opts.connect_timeout, opts.move_timeout) as pool:
         workers = pool.workers
         if opts.write:
-            from .report import warm
+            from .plotters import warm
 
             warm()  # (the report's charts: matplotlib is imported while the variants play)
         for r, (n, _) in enumerate(plan):

@@ -58,6 +58,33 @@ def test_a_drawing_process_that_fails_leaves_the_drawing_to_the_main_process():
     assert section.body == f"<p>{MAIN} 5</p>"
 
 
+def exits(s: dict):
+    os._exit(3)
+
+
+def hangs(s: dict):
+    import time
+
+    while True:
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sections, why", [(exits, "ended with exit code 3"),
+                                           (hangs, "ran past its time limit (1 s)")])
+def test_sections_that_end_or_hang_the_drawing_process_are_one_line_and_not_run_again(sections, why, monkeypatch):
+    from model.errors import EngineError
+    from validator import report
+
+    monkeypatch.setattr(report, "DRAW_LIMIT", 1.0)
+    drawing = Drawing(SimpleNamespace(sections=sections, slug="moon-base"))
+    drawing.draw({"figure": 1})
+    drawing.done()
+    with pytest.raises(EngineError) as told:
+        drawing.engine_sections({"figure": 1})  # (never in this process: it would end it, or hang)
+    assert str(told.value) == ("the rules of moon-base: the process drawing the report (its charts and the engine's "
+                               f"sections, GameSpec.sections) {why}; nothing was written")
+
+
 def test_an_aborted_run_ends_the_drawing_process():
     drawing = Drawing(SimpleNamespace(sections=whose))
     [process] = drawing.process.procs
