@@ -27,8 +27,13 @@ def warm() -> None:
     threading.Thread(target=plt, name="pnp-report-import", daemon=True).start()
 
 
-def _setup() -> None:
-    """A plotting process, as it starts: its output refused (as a game worker's) and matplotlib imported."""
+def forks() -> bool:
+    """Whether processes can be forked here (they start with what this one has imported and holds)."""
+    return "fork" in mp.get_all_start_methods()
+
+
+def prepare() -> None:
+    """A drawing process, as it starts: its output refused (as a game worker's) and matplotlib imported."""
     from .pool import guard_worker
 
     guard_worker()
@@ -42,10 +47,10 @@ class Plotters:
     def __init__(self, charts: int):
         self.pool = None
         n = min(charts, os.cpu_count() or 1, MOST)
-        if n > 1 and "fork" in mp.get_all_start_methods():
+        if n > 1 and forks():
             from model.workers import Supervisor
 
-            self.pool = Supervisor(n, _setup)
+            self.pool = Supervisor(n, prepare)
         else:
             warm()
 

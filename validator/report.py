@@ -22,6 +22,8 @@ from validator.kit import get_spec
 from validator.kit.spec import option_text
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, ci, esc, num, pct, plt, svg, table
 
+from .plotters import forks, prepare
+
 CAVEAT = "Bots are not people: read these figures as the deck's tendencies under simple, tireless play."
 
 CSS = """
@@ -92,7 +94,7 @@ class Drawing:
         self.lost = None  # how the drawing process ended, had it ended or overrun while it drew
         self.ready = threading.Event()
         self.process = None
-        if _forks():
+        if forks():
             from functools import partial
 
             from model.workers import Supervisor
@@ -173,23 +175,14 @@ class Drawing:
 DRAW_LIMIT = 60.0
 
 
-def _forks() -> bool:
-    import multiprocessing as mp
-
-    return "fork" in mp.get_all_start_methods()
-
-
 _FORKED_SPEC = None  # in the drawing process: the engine whose sections it draws
 
 
 def _drawing_setup(spec) -> None:
-    """The drawing process, as it starts: its output refused (as a game worker's) and matplotlib imported."""
+    """The drawing process, as it starts (validator.plotters.prepare), with the engine it draws for."""
     global _FORKED_SPEC
-    from .pool import guard_worker
-
     _FORKED_SPEC = spec
-    guard_worker()
-    plt()
+    prepare()
 
 
 def _draw_forked(summary: dict) -> tuple:
