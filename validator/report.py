@@ -13,6 +13,7 @@ import copy
 import csv
 import io
 import json
+import threading
 from pathlib import Path
 
 from model.atomic import write_files
@@ -85,8 +86,6 @@ class Drawing:
     fail the report draws everything in the main process."""
 
     def __init__(self, spec):
-        import threading
-
         self.spec = spec
         self.charts: dict[tuple, str] = {}
         self.sections: tuple | None = None  # (the blocks read and their values, whether all, the sections)
@@ -108,8 +107,6 @@ class Drawing:
         # forked after this, are forked from a process without it)
 
     def _wait(self) -> None:
-        import threading
-
         if self.thread is None:
             self.thread = threading.Thread(target=self._run, name="pnp-report-charts", daemon=True)
             self.thread.start()
