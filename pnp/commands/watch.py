@@ -71,11 +71,15 @@ def watch(games, data, out_dir, page, expansions, serve_page, port, no_cache):
         return
     from preview.watch import watch as watch_loop
 
-    # SIGTERM stops as Ctrl-C does, from before the line that says it watches (a SIGTERM sent on that line
-    # would otherwise end the process without closing its helper)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # SIGTERM stops as Ctrl-C does; one that comes while the line saying so is printed waits for the line
+    # (ending the process there would leave its helper running, interrupting the print would repeat the line)
+    asked: list = []
+    previous = signal.signal(signal.SIGTERM, lambda sig, frame: asked.append(sig))
     try:
         out.print(f"watching {data.resolve()} for saves (Ctrl-C stops)", markup=False, highlight=False)
+        signal.signal(signal.SIGTERM, _interrupt)
+        if asked:
+            raise KeyboardInterrupt
         watch_loop(session, print_build)
     except KeyboardInterrupt:
         pass
