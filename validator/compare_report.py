@@ -3,7 +3,7 @@ interval), the verdicts that changed, and the cards whose effect moved."""
 
 from __future__ import annotations
 
-from validator.kit.html import GREEN, GREY, RED, esc, plt, svg, table
+from validator.kit.html import GREEN, GREY, RED, esc, intervals, plt, svg, table
 
 from .figures import gate_interval, unpaired_reasons
 from .report import badge, page
@@ -30,10 +30,10 @@ def plot_differences(figures: dict) -> str:
         return ""
     pyplot = plt()
     fig, ax = pyplot.subplots(figsize=(7.2, 0.42 * len(rows) + 1.1))
-    for y, (k, f) in enumerate(reversed(rows)):
-        colour = GREY if f["low"] <= 0 <= f["high"] else (RED if f["difference"] > 0 else GREEN)
-        ax.plot([f["low"], f["high"]], [y, y], color=colour, lw=2)
-        ax.plot([f["difference"]], [y], "o", color=colour, ms=5)
+    shown = [f for _, f in reversed(rows)]
+    colours = [GREY if f["low"] <= 0 <= f["high"] else (RED if f["difference"] > 0 else GREEN) for f in shown]
+    intervals(ax, range(len(shown)), [f["low"] for f in shown], [f["high"] for f in shown],
+              [f["difference"] for f in shown], colours, lw=2, ms=5)
     ax.axvline(0, color="#1d1d1f", lw=0.8)
     ax.set_yticks(range(len(rows)), [f"{k} ({f['unit']})" if f["unit"] else k for k, f in reversed(rows)])
     ax.set_xlabel("this deck minus the reference, 95% interval (each in its own unit)")

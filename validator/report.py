@@ -21,7 +21,7 @@ from model.errors import EngineError
 from model.workers import Lost
 from validator.kit import get_spec
 from validator.kit.spec import option_text
-from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, ci, esc, num, pct, plt, svg, table
+from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, bars, ci, esc, num, pct, plt, svg, table
 
 from .plotters import forks, prepare
 
@@ -261,7 +261,7 @@ def plot_minutes(length: dict) -> str:
         bins[int(x)] = bins.get(int(x), 0) + y
     if box:
         ax.axvspan(box[0], box[1], color=GREEN, alpha=0.12, label=f"box {box[0]:g}-{box[1]:g} min")
-    ax.bar(list(bins), list(bins.values()), width=0.9, align="edge", color=BLUE)
+    bars(ax, list(bins), list(bins.values()), width=0.9, align="edge", color=BLUE)
     med = length["minutes"]["median"]
     if med is not None:
         ax.axvline(med, color="#1d1d1f", lw=1, ls="--", label=f"median {med:.1f}")
@@ -275,7 +275,7 @@ def plot_turns(length: dict) -> str:
     pyplot = plt()
     hist = length["turns_histogram"]
     fig, ax = pyplot.subplots(figsize=(6.2, 2.4))
-    ax.bar([int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)
+    bars(ax, [int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
     return svg(fig)
@@ -314,14 +314,14 @@ def plot_drama(d: dict) -> str:
     pyplot = plt()
     fig, (left, right) = pyplot.subplots(1, 2, figsize=(6.4, 2.3), gridspec_kw={"width_ratios": [1, 1.2]})
     changes = {int(k): v for k, v in d["lead_changes"]["histogram"].items()}
-    left.bar(list(changes), list(changes.values()), width=0.8, color=GREY)
+    bars(left, list(changes), list(changes.values()), width=0.8, color=GREY)
     left.set_xlabel("lead changes per game")
     left.set_ylabel("games")
     tenths = [0] * 11  # 0-9%, ..., 90-99% of the game, and the end
     for k, v in d["decided"]["histogram"].items():
         tenths[int(k) // 10] += v
-    right.bar([b * 10 + 5 for b in range(10)], tenths[:10], width=9, color=BLUE)
-    right.bar([106], [tenths[10]], width=9, color=ORANGE)
+    bars(right, [b * 10 + 5 for b in range(10)], tenths[:10], width=9, color=BLUE)
+    bars(right, [106], [tenths[10]], width=9, color=ORANGE)
     right.set_xticks([0, 20, 40, 60, 80, 106], ["0", "20", "40", "60", "80%", "end"])
     right.set_xlabel("when the winner took the lead for good")
     right.set_ylabel("games")

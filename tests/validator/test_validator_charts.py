@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from svgchart import axes
+from svgchart import axes, marks
 from validator.kit.html import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from validator.report import render_html
 from validator.validate import Options, validate_game
@@ -124,6 +124,28 @@ def test_goal_bars_are_the_goals_completion_rates(report):
         assert close(bar.width, goal["claimed"] / goal["dealt"], 1) and close(bar.left, 0, 1), goal["name"]
 
 
+def test_card_intervals_are_each_designs_effect_on_its_owners_win_rate(report):
+    """The forest plot: per card a line over its 95% interval, in the card's colour, with a dot at the estimate."""
+    from matplotlib.colors import to_hex
+
+    from validator.games.pyramid_scheme.report import COLOURS
+
+    summary, html = report
+    cards = [c for c in summary["cards"] if c["win_diff"] is not None]
+    [drawn] = marks(plot_labelled(html, "win rate when placed minus when not"))
+    assert len(drawn.segments) == len(cards) + 1 and len(drawn.dots) == len(cards)  # (+1: the line at 0)
+    span = max(c["diff_high"] for c in cards) - min(c["diff_low"] for c in cards)
+    for c in cards:
+        y = drawn.y_labels[f"{c['name']} ({c['id']})"]
+        colour = to_hex(COLOURS.get(c["color"], "#555"))
+        [line] = [s for s in drawn.segments if close(s[2], y, 1) and close(s[4], y, 1)]
+        assert line[0] == colour and close(line[1], c["diff_low"], span) and close(line[3], c["diff_high"], span), c
+        [dot] = [d for d in drawn.dots if close(d[2], y, 1)]
+        assert dot[0] == colour and close(dot[1], c["win_diff"], span), c
+    [zero] = [s for s in drawn.segments if s[0] == "#1d1d1f"]
+    assert close(zero[1], 0, span) and close(zero[3], 0, span)
+
+
 def plot_labelled(html: str, label: str) -> str:
     """The chart whose text carries ``label`` (an axis title)."""
     [found] = [p for p in plots(html) if label in p]
@@ -176,3 +198,22 @@ def test_drinking_bars_count_the_sips(engine_reports):
         assert {round(b.centre): round(b.height, 6) for b in coloured(bars, colour)} == \
             {int(k): v for k, v in hist.items()}, label
     assert sum(d["sips_histogram"].values()) == 4 * summary["run"]["games"]  # one count per player per game
+
+
+def test_compare_plot_draws_each_difference_with_its_interval_coloured_by_its_sign():
+    from validator.compare_report import plot_differences
+
+    figures = {"turns": {"difference": 2.5, "low": 1.0, "high": 4.0, "unit": "turns"},
+               "seat spread": {"difference": -0.4, "low": -1.5, "high": 0.7, "unit": "points"},
+               "minutes": {"difference": -3.0, "low": -5.0, "high": -1.0, "unit": ""},
+               "no data": {"difference": None, "low": None, "high": None, "unit": ""}}
+    [drawn] = marks(plot_differences(figures))
+    expected = {"turns (turns)": (RED, figures["turns"]), "seat spread (points)": (GREY, figures["seat spread"]),
+                "minutes": (GREEN, figures["minutes"])}
+    assert set(drawn.y_labels) == set(expected) and len(drawn.dots) == 3
+    for label, (colour, f) in expected.items():
+        y = drawn.y_labels[label]
+        [line] = [s for s in drawn.segments if close(s[2], y, 1) and close(s[4], y, 1) and s[0] == colour.lower()]
+        assert close(line[1], f["low"], 10) and close(line[3], f["high"], 10), label
+        [dot] = [d for d in drawn.dots if close(d[2], y, 1)]
+        assert dot[0] == colour.lower() and close(dot[1], f["difference"], 10), label

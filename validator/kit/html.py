@@ -18,7 +18,8 @@ FONT_SIZE = 11
 # the report's palette
 BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
 
-__all__ = ["BLUE", "GREY", "GREEN", "RED", "PURPLE", "ORANGE", "esc", "pct", "ci", "num", "table", "plt", "svg"]
+__all__ = ["BLUE", "GREY", "GREEN", "RED", "PURPLE", "ORANGE", "esc", "pct", "ci", "num", "table", "plt", "svg", "bars",
+           "intervals"]
 
 
 def esc(x) -> str:
@@ -76,3 +77,48 @@ def svg(fig) -> str:
     plt().close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
+
+
+# A report draws each of its charts once, in the time a quick run waits for: a chart's cost is mostly matplotlib's
+# per-artist work (an artist per bar, per line, per dot), so the helpers below draw many marks as few artists.
+
+def bars(ax, xs, heights, width: float = 0.8, color: str = BLUE, align: str = "center", bottom=None,
+         label: str | None = None):
+    """Vertical bars on ``ax`` as ``ax.bar`` draws them (no edge, the value axis starting from the bars' feet),
+    but as one filled path rather than a patch per bar: the same picture, and a histogram of a hundred bars draws
+    in half the time.  ``align``: "center" or "edge" (the bar's left side at x); ``bottom``: each bar's foot
+    (stacked bars); ``label``: the bars' name in a legend."""
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path
+
+    xs, heights = list(xs), list(heights)
+    feet = [0.0] * len(xs) if bottom is None else [float(b) for b in bottom]
+    vertices, codes = [], []
+    for x, h, foot in zip(xs, heights, feet):
+        left = x - width / 2 if align == "center" else x
+        vertices += [(left, foot), (left + width, foot), (left + width, foot + h), (left, foot + h), (left, foot)]
+        codes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+    patch = PathPatch(Path(vertices or [(0, 0)], codes or [Path.MOVETO]), facecolor=color, edgecolor="none",
+                      linewidth=0, label=label)
+    patch.sticky_edges.y.extend(sorted(set(feet)))
+    ax.add_artist(patch)
+    if vertices:
+        px, py = [v[0] for v in vertices], [v[1] for v in vertices]
+        ax.update_datalim([(min(px), min(py)), (max(px), max(py))])
+    ax.autoscale_view()
+    return patch
+
+
+def intervals(ax, ys, lows, highs, values, colours, lw: float = 1.2, ms: float = 3):
+    """A forest plot on ``ax``: at each height ``ys[i]`` a horizontal line from ``lows[i]`` to ``highs[i]`` and a
+    dot at ``values[i]``, in ``colours[i]``; drawn as one line and one set of dots per colour."""
+    nan = float("nan")
+    groups: dict[str, list] = {}
+    for y, lo, hi, v, c in zip(ys, lows, highs, values, colours):
+        groups.setdefault(c, []).append((y, lo, hi, v))
+    for c, rows in groups.items():
+        line_x = [x for _, lo, hi, _ in rows for x in (lo, hi, nan)]
+        line_y = [y for y, *_ in rows for y in (y, y, nan)]
+        ax.plot(line_x, line_y, color=c, lw=lw)
+    for c, rows in groups.items():
+        ax.plot([v for *_, v in rows], [y for y, *_ in rows], "o", ls="none", color=c, ms=ms)

@@ -5,7 +5,7 @@ verdicts on them, and cards.csv and goals.csv."""
 from __future__ import annotations
 
 from validator.kit import ReportSection, Verdict
-from validator.kit.html import PURPLE, ci, esc, num, pct, plt, svg, table
+from validator.kit.html import PURPLE, ci, esc, intervals, num, pct, plt, svg, table
 
 PASS, WARN = "PASS", "WARN"
 
@@ -181,10 +181,8 @@ def plot_cards(s: dict) -> str | None:
     rows.sort(key=lambda c: c["win_diff"])
     fig, ax = pyplot.subplots(figsize=(7.6, 0.21 * len(rows) + 1.0))
     ys = list(range(len(rows)))
-    for y, c in zip(ys, rows):
-        col = COLOURS.get(c["color"], "#555")
-        ax.plot([c["diff_low"], c["diff_high"]], [y, y], color=col, lw=1.2)
-        ax.plot([c["win_diff"]], [y], "o", color=col, ms=3)
+    intervals(ax, ys, [c["diff_low"] for c in rows], [c["diff_high"] for c in rows], [c["win_diff"] for c in rows],
+              [COLOURS.get(c["color"], "#555") for c in rows], lw=1.2, ms=3)
     ax.axvline(0, color="#1d1d1f", lw=0.8)
     ax.set_yticks(ys, [f"{c['name']} ({c['id']})" for c in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)

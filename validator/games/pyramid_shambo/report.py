@@ -5,7 +5,7 @@ them (thresholds in the ``shambo`` section)."""
 from __future__ import annotations
 
 from validator.kit import ReportSection, Verdict
-from validator.kit.html import BLUE, GREY, ORANGE, ci, esc, num, pct, plt, svg, table
+from validator.kit.html import BLUE, GREY, ORANGE, bars, ci, esc, num, pct, plt, svg, table
 
 PASS, WARN = "PASS", "WARN"
 
@@ -33,12 +33,12 @@ def plot_fees(s: dict) -> str:
     pyplot = plt()
     fig, ax = pyplot.subplots(figsize=(5.2, 2.6))
     xs = [r["ties"] for r in rows]
-    ax.bar([x - 0.2 for x in xs], [r["share"] for r in rows], width=0.4, color=BLUE, label="simulated")
-    ax.bar([x + 0.2 for x in xs], [r["uniform_share"] for r in rows], width=0.4, color=GREY,
-           label="uniform throws: (1/3)^k x 2/3")
+    bars(ax, [x - 0.2 for x in xs], [r["share"] for r in rows], width=0.4, color=BLUE, label="simulated")
+    bars(ax, [x + 0.2 for x in xs], [r["uniform_share"] for r in rows], width=0.4, color=GREY,
+         label="uniform throws: (1/3)^k x 2/3")
     ax.set_xlabel("ties before the challenge was won")
     ax.set_ylabel("share of challenges")
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, loc="upper right")  # (the shares fall with the ties: the right is empty)
     return "<div class='plot'>" + svg(fig) + "</div>"
 
 
@@ -53,12 +53,13 @@ def plot_places(s: dict) -> str:
     colours = [BLUE, "#748ffc", "#91a7ff", "#bac8ff", "#dbe4ff", GREY, "#adb5bd", "#ced4da", "#dee2e6", "#f1f3f5"]
     for j in range(k):
         vals = [(r["places"][j] / r["games"]) if r["games"] else 0 for r in rows]
-        ax.bar([r["seat"] for r in rows], vals, bottom=bottom, color=colours[j % len(colours)],
-               label=_ordinal(j + 1))
+        bars(ax, [r["seat"] for r in rows], vals, bottom=bottom, color=colours[j % len(colours)],
+             label=_ordinal(j + 1))
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xlabel("seat (1 starts)")
     ax.set_ylabel("share of games")
-    ax.legend(frameon=False, ncol=min(k, 5))
+    # beside the bars, which fill the axes from 0 to 1 and leave no room inside them
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), title="place")
     return "<div class='plot'>" + svg(fig) + "</div>"
 
 
