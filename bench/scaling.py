@@ -13,7 +13,9 @@ expects a running cluster).  It prints the seconds and the speed-up over one wor
 that every run wrote the same games.csv and the same summary.json (but its timing block).
 
 Then the fixed cost of a run - ``--games 1 --skill-games 0``: start, loading, the pool, one game,
-the report - with one worker and with every core.
+the report - with one worker and with every core; for a game whose engine plays studies of its own
+(games it plays whatever ``--games`` says: Pyrrameds' comparison of boxes and value of information),
+again without them (their games set to 0 in a thresholds file, as the engine's help allows).
 
 ``--memory A,B`` instead runs A and then B games with every core and prints the peak memory of
 the main process and of the largest worker (it should not grow with the games).  ``--repeat K``
@@ -78,6 +80,22 @@ def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]
     return seconds, (folder / "games.csv").read_text(encoding="utf-8"), json.dumps(summary, sort_keys=True), peak_kb
 
 
+def no_studies(slug: str, tmp: Path) -> Path | None:
+    """A thresholds file that sets the engine's side games (its studies) to 0, or None when it has none."""
+    sys.path.insert(0, str(ROOT))
+    from validator.kit import get_spec
+
+    side = get_spec(slug).side_games
+    if not side:
+        return None
+    path = tmp / f"{slug}-no-studies.toml"
+    sections: dict[str, list[str]] = {}
+    for section, key in side:
+        sections.setdefault(section, []).append(f"{key} = 0")
+    path.write_text("".join(f"[{s}]\n" + "\n".join(keys) + "\n" for s, keys in sections.items()), encoding="utf-8")
+    return path
+
+
 def best(k: int, run) -> tuple[float, str, str, tuple]:
     results = [run() for _ in range(max(1, k))]
     return min(results, key=lambda r: r[0])
@@ -115,7 +133,7 @@ def main() -> None:
               f"seconds end to end (speed-up over 1 worker)")
         header = f"{'game':<18}" + "".join(f"{f'{w} worker' + ('s' if w > 1 else ''):>17}" for w in workers)
         print(header + (f"{f'Dask, {cores}':>17}" if dask else "") + "  identical")
-        fixed, differ = {}, []
+        fixed, studies, differ = {}, {}, []
         for slug in slugs:
             cells, reference, base = [], None, None
             old_cells, old_base = [], None
@@ -150,12 +168,20 @@ def main() -> None:
             fixed[slug] = [[best(args.repeat, lambda w=w, c=c: validate(
                 slug, tmp / f"{slug}-f{w}", 1, ["--skill-games", "0"], ["--workers", str(w)], c))[0] for c in codes]
                 for w in (1, cores)]
+            skip = no_studies(slug, tmp)
+            if skip:
+                studies[slug] = [best(args.repeat, lambda w=w: validate(
+                    slug, tmp / f"{slug}-s{w}", 1, ["--skill-games", "0", "--thresholds", str(skip)],
+                    ["--workers", str(w)]))[0] for w in (1, cores)]
         print(f"\nfixed cost of a run (--games 1 --skill-games 0: start, loading, pool, report), seconds, "
               f"1 worker / {cores} workers" + (f" (this code, and {args.old.name}'s in brackets)" if args.old else "")
-              + ":")
+              + "; an engine's own studies (GameSpec.studies: games it plays whatever --games says) are included, "
+              "and a second line leaves them out (their games set to 0 in a thresholds file):")
         for slug, (one, every) in fixed.items():
             print(f"{slug:<18} " + " / ".join(f"{t[0]:5.2f}" + (f" ({t[1]:.2f})" if len(t) > 1 else "")
                                               for t in (one, every)))
+            if slug in studies:
+                print(f"{'  no studies':<18} " + " / ".join(f"{t:5.2f}" for t in studies[slug]))
         if differ:
             raise SystemExit(f"not the same games with every worker count and on Dask: {', '.join(differ)}")
 

@@ -116,7 +116,8 @@ class Thresholds:
                 if key not in defaults[section]:
                     raise PnpError(f"{self.source}: unknown key '{key}' in [{section}]; known: "
                                    f"{', '.join(defaults[section])}")
-                values[section][key] = _check(self.source, section, key, value, defaults[section][key][0])
+                values[section][key] = _check(self.source, section, key, value, defaults[section][key][0],
+                                              skippable=(section, key) in tuple(spec.side_games or ()))
         return Thresholds(values, self.source, self.overrides)
 
 
@@ -184,7 +185,9 @@ def load_thresholds(path: Path | None, spec=None) -> Thresholds:
     return t.bind(spec) if spec is not None else t
 
 
-def _check(path, section, key, value, default):
+def _check(path, section, key, value, default, skippable: bool = False):
+    """``value`` of ``key`` as its default's kind, or one line saying what was expected; ``skippable``: a count of
+    games an engine plays beside the main run (``GameSpec.side_games``), which 0 skips."""
     where = f"{path}: [{section}] {key}"
     if key == "box_minutes":
         if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, (int, float)) for v in value)
@@ -196,8 +199,9 @@ def _check(path, section, key, value, default):
             raise PnpError(f"{where} = {value!r}: expected true or false")
         return value
     if isinstance(default, int) and not isinstance(default, bool):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise PnpError(f"{where} = {value!r}: expected a whole number, 1 or more")
+        if not isinstance(value, int) or isinstance(value, bool) or value < (0 if skippable else 1):
+            raise PnpError(f"{where} = {value!r}: expected a whole number, " + ("0 (to skip them) or more" if skippable
+                                                                                  else "1 or more"))
         return value
     if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
         raise PnpError(f"{where} = {value!r}: expected a number, 0 or more")

@@ -159,6 +159,27 @@ def test_thresholds_file(data_copy):
     assert any(v["check"] == "game length" and v["status"] == "FAIL" for v in summary["verdicts"])
 
 
+def test_an_engines_studies_are_skipped_with_0_games_as_their_help_says(data_copy):
+    """Pyrrameds' comparison of boxes and value of information (its side games, "0 skips it") set to 0 in the
+    thresholds file: the run plays neither; a negative count is one line."""
+    (data_copy / "validate.toml").write_text("[pyrrameds]\nsweep_games = 0\ninfo_games = 0\n")
+    result = run(["pyrrameds", "--games", "20", "--skill-games", "0", "--workers", "1", "--data", str(data_copy)])
+    assert result.exit_code in (0, 1), result.output
+    summary = json.loads((data_copy / "output/pyrrameds/validation/summary.json").read_text())
+    assert not summary["pyrrameds"].get("by_box") and not summary["pyrrameds"].get("information")
+    (data_copy / "validate.toml").write_text("[pyrrameds]\ninfo_games = 50\n")  # one kept, at its own size
+    run(["pyrrameds", "--games", "20", "--skill-games", "0", "--workers", "1", "--data", str(data_copy)])
+    summary = json.loads((data_copy / "output/pyrrameds/validation/summary.json").read_text())
+    assert summary["pyrrameds"]["information"]["games"] == 50 and summary["pyrrameds"]["by_box"]
+    (data_copy / "validate.toml").write_text("[pyrrameds]\ninfo_games = -1\n")
+    result = run(["pyrrameds", "--games", "20", "--data", str(data_copy)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "[pyrrameds] info_games = -1: expected a whole number, 0 (to skip them) or more" in result.output
+    (data_copy / "validate.toml").write_text("[length]\nfail_factor = 0\n[pyrrameds]\nmin_sample = 0\n")
+    result = run(["pyrrameds", "--games", "20", "--data", str(data_copy)])  # (not a count of games: 1 or more)
+    assert result.exit_code == 1 and "[pyrrameds] min_sample = 0: expected a whole number, 1 or more" in result.output
+
+
 def test_replay_prints_the_game_move_by_move(data_copy):
     games = data_copy / "output"
     result = run(["pyramid-scheme", "--replay", "12345", "--players", "2", "--data", str(data_copy)])
