@@ -5,31 +5,30 @@
     python bench/sweep.py --game pyrrameds --games 500
 
 Each game plays its default bots and player count (four players) over a grid of 20
-variants of its rules options (below), every variant 1,000 games on the same seeds,
-and writes sweep.csv, sweep.json and report.html as ``pnp sweep`` does: the time is
-``run_sweep`` from the first game compiled to the last file written.  The goal is
-under 60 s on two cores.  A Dask row times the same sweep on a ``LocalCluster`` of
-that many single-threaded worker processes, started before the clock starts (an
-existing cluster, as ``--scheduler`` expects); its files are checked to be the same
-bytes as the local run's.  Timings on a shared machine drift: compare rows made in
-one run; the CPU seconds it prints at the end (every process of the last local run) do
-not depend on what else the machine is doing.
+variants of its rules options (below), every variant 1,000 games on the same seeds:
+the time is ``pnp sweep GAME --vary ...`` as a process of its own, start to exit, as a
+user waits for it (its files: sweep.csv, sweep.json and report.html).  The goal is under
+60 s on two cores.  A Dask row times the same sweep with ``--scheduler`` on a
+``LocalCluster`` of that many single-threaded worker processes, started by this script
+before the clock starts (an existing cluster, as ``--scheduler`` expects, whose scheduler
+is not the sweep's process); its files are checked to be the same bytes as the local
+run's.  Timings on a shared machine drift: compare rows made in one run; the CPU seconds
+it prints at the end (the sweep process and its workers, in the last local run) do not
+depend on what else the machine is doing.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from model.sheets import load_project  # noqa: E402
-from validator.sweep import SweepOptions, run_sweep  # noqa: E402
 
 #: 20 variants per game (4 x 5, or 2 x 2 x 5), of rules options every engine plays at four players, at about the
 #: cost of its default game (some options cost more: Pyrrameds' swap-check=keep makes its games about 6 times slower)
@@ -43,19 +42,25 @@ GRIDS = {
 }
 
 
-def cpu() -> float:
-    """CPU seconds of this process and of its finished children (the local pool's workers)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+def children_cpu() -> float:
+    """CPU seconds of this script's finished children (a sweep process, with the workers it waited for)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
-def sweep(data, vary, games: int, out: Path, **pool) -> tuple[float, float, dict]:
-    c0, t0 = cpu(), time.perf_counter()
-    result = run_sweep(data, vary, SweepOptions(games=games, out=out, **pool))
+def sweep(data: str, slug: str, vary: list[str], games: int, out: Path, pool: list[str]) -> tuple[float, float, dict]:
+    """One ``pnp sweep`` as its own process: (seconds, CPU seconds, its files' bytes)."""
+    command = [sys.executable, "-m", "pnp.cli", "sweep", slug, "--data", data, "--games", str(games),
+               "--out", str(out), *(x for v in vary for x in ("--vary", v)), *pool]
+    c0, t0 = children_cpu(), time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - t0
-    files = {f.name: f.read_bytes() for f in result.files}
-    assert len(result.results) == 20, len(result.results)
-    return seconds, cpu() - c0, files
+    if done.returncode not in (0, 1):  # (1: a variant's verdict, the deck's business)
+        raise SystemExit(f"{' '.join(command[3:])} failed:\n{done.stderr[-2000:]}")
+    folder = out / slug / "sweep"
+    files = {f.name: f.read_bytes() for f in sorted(folder.iterdir())}
+    assert files["sweep.csv"].count(b"\n") == 21, "not 20 variants"
+    return seconds, children_cpu() - c0, files
 
 
 def main() -> None:
@@ -67,7 +72,6 @@ def main() -> None:
     ap.add_argument("--dask", default="", help="Dask worker counts to time, e.g. 1,2,4 (default: none)")
     args = ap.parse_args()
     games = args.game or list(GRIDS)
-    project = load_project(args.data, games)
     local = [int(x) for x in args.workers.split(",") if x]
     dask = [int(x) for x in args.dask.split(",") if x]
     total = 20 * args.games
@@ -77,10 +81,10 @@ def main() -> None:
     print(f"{'game':<18}" + "".join(f"{f'{w} local':>16}" for w in local) + "".join(f"{f'{w} Dask':>16}" for w in dask))
     with tempfile.TemporaryDirectory() as tmp:
         for slug in games:
-            data = project.games[slug]
             cells, reference = [], None
             for w in local:
-                s, used, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-{w}", workers=w)
+                s, used, files = sweep(args.data, slug, GRIDS[slug], args.games, Path(tmp) / f"{slug}-{w}",
+                                       ["--workers", str(w)])
                 reference = reference or files
                 assert files == reference, "a local run wrote other bytes"
                 cells.append(f"{s:7.1f} ({total / s:5.0f})")
@@ -90,8 +94,8 @@ def main() -> None:
 
                 with LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
-                    s, _, files = sweep(data, GRIDS[slug], args.games, Path(tmp) / f"{slug}-d{w}",
-                                        scheduler=cluster.scheduler_address)
+                    s, _, files = sweep(args.data, slug, GRIDS[slug], args.games, Path(tmp) / f"{slug}-d{w}",
+                                        ["--scheduler", cluster.scheduler_address])
                 if reference is not None:
                     assert files == reference, "the Dask run wrote other bytes than the local one"
                 cells.append(f"{s:7.1f} ({total / s:5.0f})")
