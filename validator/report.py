@@ -21,7 +21,7 @@ from model.errors import EngineError
 from model.workers import Lost
 from validator.kit import get_spec
 from validator.kit.spec import option_text
-from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, bars, ci, esc, num, pct, plt, svg, table
+from validator.kit.html import BLUE, GREEN, GREY, ORANGE, RED, bars, ci, esc, num, pct, plt, svg, table, whole_numbers
 
 from .plotters import forks, prepare
 
@@ -276,6 +276,7 @@ def plot_turns(length: dict) -> str:
     hist = length["turns_histogram"]
     fig, ax = pyplot.subplots(figsize=(6.2, 2.4))
     bars(ax, [int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)
+    whole_numbers(ax, [int(k) for k in hist])
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
     return svg(fig)
@@ -315,6 +316,7 @@ def plot_drama(d: dict) -> str:
     fig, (left, right) = pyplot.subplots(1, 2, figsize=(6.4, 2.3), gridspec_kw={"width_ratios": [1, 1.2]})
     changes = {int(k): v for k, v in d["lead_changes"]["histogram"].items()}
     bars(left, list(changes), list(changes.values()), width=0.8, color=GREY)
+    whole_numbers(left, list(changes))
     left.set_xlabel("lead changes per game")
     left.set_ylabel("games")
     tenths = [0] * 11  # 0-9%, ..., 90-99% of the game, and the end

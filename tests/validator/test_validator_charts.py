@@ -217,3 +217,30 @@ def test_compare_plot_draws_each_difference_with_its_interval_coloured_by_its_si
         assert close(line[1], f["low"], 10) and close(line[3], f["high"], 10), label
         [dot] = [d for d in drawn.dots if close(d[2], y, 1)]
         assert dot[0] == colour.lower() and close(dot[1], f["difference"], 10), label
+
+
+def x_ticks(svg_text: str) -> list[list[str]]:
+    """Each axes' x tick labels, left to right."""
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    out = []
+    for ax in ET.fromstring(svg_text).iter(f"{{{ns['svg']}}}g"):
+        if re.fullmatch(r"axes_\d+", ax.get("id", "")):
+            ticks = [g for g in ax.iter(f"{{{ns['svg']}}}g") if g.get("id", "").startswith("xtick")]
+            out.append([t.text.replace("\u2212", "-") for tick in ticks for t in tick.iterfind(".//svg:text", ns)])
+    return out
+
+
+def test_a_narrow_histogram_of_counts_has_whole_number_ticks_and_room_beside_it():
+    """Every game six turns long, no game with more than one lead change: a bar or two among whole-number ticks,
+    not one bar filling the axes over ticks at 5.6, 5.8, ... nor an axis of -2 lead changes."""
+    from validator.report import plot_drama, plot_turns
+
+    [turns] = x_ticks(plot_turns({"turns_histogram": {"6": 300}}))
+    assert all(re.fullmatch(r"\d+", t) for t in turns), turns
+    assert int(turns[-1]) - int(turns[0]) >= 5 and int(turns[0]) <= 6 <= int(turns[-1])
+    [bars] = axes(plot_turns({"turns_histogram": {"6": 300}}))
+    [bar] = coloured(bars, GREY)
+    assert close(bar.centre, 6, 1) and close(bar.height, 300, 300)
+    drama = {"lead_changes": {"histogram": {"0": 240, "1": 60}}, "decided": {"histogram": {"55": 190, "100": 110}}}
+    changes, _ = x_ticks(plot_drama(drama))
+    assert changes[0] == "0" and all(re.fullmatch(r"\d+", t) for t in changes) and len(changes) >= 5, changes

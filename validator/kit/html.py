@@ -19,7 +19,7 @@ FONT_SIZE = 11
 BLUE, GREY, GREEN, RED, PURPLE, ORANGE = "#4c6ef5", "#868e96", "#2b8a3e", "#c92a2a", "#7950f2", "#d9822b"
 
 __all__ = ["BLUE", "GREY", "GREEN", "RED", "PURPLE", "ORANGE", "esc", "pct", "ci", "num", "table", "plt", "svg", "bars",
-           "intervals"]
+           "intervals", "whole_numbers"]
 
 
 def esc(x) -> str:
@@ -107,6 +107,19 @@ def bars(ax, xs, heights, width: float = 0.8, color: str = BLUE, align: str = "c
         ax.update_datalim([(min(px), min(py)), (max(px), max(py))])
     ax.autoscale_view()
     return patch
+
+
+def whole_numbers(ax, xs, span: float = 6.0, least: float = 0) -> None:
+    """The x axis of a histogram of counts (turns, sips, lead changes: ``least`` or more): whole-number ticks,
+    and at least ``span`` units shown, none below ``least``, so that a narrow histogram (every game six turns
+    long) is a bar or two with room beside them rather than one bar filling the axes over ticks at 5.6, 5.8..."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    xs = list(xs)
+    if xs and max(xs) - min(xs) < span - 1:
+        low = max((max(xs) + min(xs) - span) / 2, least - 0.75)
+        ax.set_xlim(low, low + span)
 
 
 def intervals(ax, ys, lows, highs, values, colours, lw: float = 1.2, ms: float = 3):

@@ -5,7 +5,7 @@ the verdicts on them (thresholds in the ``drinking`` section)."""
 from __future__ import annotations
 
 from validator.kit import ReportSection, Verdict
-from validator.kit.html import BLUE, RED, bars, ci, esc, num, plt, svg, table
+from validator.kit.html import BLUE, RED, bars, ci, esc, num, plt, svg, table, whole_numbers
 
 PASS, WARN = "PASS", "WARN"
 
@@ -26,6 +26,7 @@ def _hist_plot(hist: dict, label: str, colour: str, mark=None) -> str:
     fig, ax = pyplot.subplots(figsize=(5.2, 2.4))
     xs = [int(k) for k in hist]
     bars(ax, xs, list(hist.values()), width=1.0, color=colour)
+    whole_numbers(ax, xs)
     if mark is not None:
         ax.axvline(mark, color=RED, linestyle="--", linewidth=1)
     ax.set_xlabel(label)
