@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # (this code's engines: which of them play studies)
 GAMES = ["pyramid-scheme", "golden-pyramid", "pyramid-shambo", "pyrrameds", "drinking-pyramid"]
 
 #: a child that runs pnp and says, as it ends, its own peak memory and its workers' (kilobytes)
@@ -82,7 +83,6 @@ def validate(slug: str, out: Path, games: int, extra: list[str], pool: list[str]
 
 def no_studies(slug: str, tmp: Path) -> Path | None:
     """A thresholds file that sets the engine's side games (its studies) to 0, or None when it has none."""
-    sys.path.insert(0, str(ROOT))
     from validator.kit import get_spec
 
     side = get_spec(slug).side_games

@@ -238,9 +238,7 @@ class _Reads(dict):
     values = _whole("values")
     __iter__ = _whole("__iter__")
 
-    def copy(self):
-        self.everything = True
-        return dict(self)
+    copy = _whole("copy")  # (a plain dict)
 
 
 def _key(block) -> str:
@@ -275,8 +273,9 @@ def plot_turns(length: dict) -> str:
     pyplot = plt()
     hist = length["turns_histogram"]
     fig, ax = pyplot.subplots(figsize=(6.2, 2.4))
-    bars(ax, [int(k) for k in hist], list(hist.values()), width=0.9, color=GREY)
-    whole_numbers(ax, [int(k) for k in hist])
+    turns = [int(k) for k in hist]
+    bars(ax, turns, list(hist.values()), width=0.9, color=GREY)
+    whole_numbers(ax, turns)
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
     return svg(fig)

@@ -84,13 +84,11 @@ def plot_figure(results, axes, a: int, key: str, label: str, unit: str) -> str:
     fig, ax = pyplot.subplots(figsize=(4.8, 2.9))
     many = len(series) > MAX_SERIES
     if many:  # too many lines to tell apart: every variant as a grey dot, the mean over them as the line
-        means = {}
-        dots = [(pos[x], f["value"]) for pts in series.values() for x, f in pts if f.get("value") is not None]
-        ax.plot([x for x, _ in dots], [y for _, y in dots], "o", ls="none", color=GREY, ms=3, alpha=0.5)
-        for pts in series.values():
-            for x, f in pts:
-                if f.get("value") is not None:
-                    means.setdefault(x, []).append(f["value"])
+        dots = [(x, f["value"]) for pts in series.values() for x, f in pts if f.get("value") is not None]
+        ax.plot([pos[x] for x, _ in dots], [y for _, y in dots], "o", ls="none", color=GREY, ms=3, alpha=0.5)
+        means: dict = {}
+        for x, y in dots:
+            means.setdefault(x, []).append(y)
         mx = sorted(means)
         ax.plot([pos[x] for x in mx], [sum(means[x]) / len(means[x]) for x in mx], "-o", color=BLUE, ms=4,
                 label=f"mean of {len(series)} combinations of the other parameters")

@@ -117,7 +117,7 @@ class Thresholds:
                     raise PnpError(f"{self.source}: unknown key '{key}' in [{section}]; known: "
                                    f"{', '.join(defaults[section])}")
                 values[section][key] = _check(self.source, section, key, value, defaults[section][key][0],
-                                              skippable=(section, key) in tuple(spec.side_games or ()))
+                                              skippable=(section, key) in spec.side_games)
         return Thresholds(values, self.source, self.overrides)
 
 
@@ -199,9 +199,10 @@ def _check(path, section, key, value, default, skippable: bool = False):
             raise PnpError(f"{where} = {value!r}: expected true or false")
         return value
     if isinstance(default, int) and not isinstance(default, bool):
-        if not isinstance(value, int) or isinstance(value, bool) or value < (0 if skippable else 1):
-            raise PnpError(f"{where} = {value!r}: expected a whole number, " + ("0 (to skip them) or more" if skippable
-                                                                                  else "1 or more"))
+        lowest = 0 if skippable else 1
+        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+            raise PnpError(f"{where} = {value!r}: expected a whole number, {lowest}"
+                           f"{' (to skip them)' if skippable else ''} or more")
         return value
     if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
         raise PnpError(f"{where} = {value!r}: expected a number, 0 or more")
