@@ -67,10 +67,6 @@ def received(game):
     """The game a batch names: itself (a worker), or the value of its Shipped form (the main process)."""
     if type(game) is Shipped:
         return game.value
-    if type(game) is _Scattered:
-        if game.game is None:
-            game.game = arrived(pickle.loads(game.payload))
-        return game.game
     return arrived(game)
 
 
@@ -120,16 +116,23 @@ class Pool(Stoppable):
         """The least work worth one task: a Dask round trip costs milliseconds, a local one tens of microseconds."""
         return 0.25 if self.client is not None else 0.06
 
-    def ship(self, game) -> object:
-        """What batches carry for ``game``: it travels to each worker once."""
-        shipped = game if type(game) is Shipped else Shipped(game)
+    def ship(self, games: list) -> list:
+        """What batches carry for each of ``games``: each travels to each worker once.  On Dask the games not
+        yet on the cluster are scattered to every worker in one call (a sweep's twenty variants in one round
+        trip, not twenty)."""
+        shipped = [game if type(game) is Shipped else Shipped(game) for game in games]
         if self.client is None:
             return shipped
-        future = self.scattered.get(shipped.key)
-        if future is None:  # every Dask worker gets the game once, unpickled when it arrives
-            future = self.scattered[shipped.key] = self.client.scatter(_Scattered(shipped.payload), broadcast=True,
-                                                                      hash=False)
-        return future
+        new = {s.key: s.payload for s in shipped if s.key not in self.scattered}
+        if new:
+            # Every Dask worker gets the new games once, as one object: a batch task then depends on one
+            # scattered object, and the scheduler queues the batches ("root-ish" tasks: a large group with
+            # fewer than five dependencies) and hands each worker the next one as it frees up.  With one
+            # scattered object per game (a sweep's twenty variants) it would place every batch on a worker
+            # the moment it is submitted, and some workers would idle while others have a queue.
+            bundle = self.client.scatter(_Scattered(new), broadcast=True, hash=False)
+            self.scattered.update((key, _OnCluster(bundle, key)) for key in new)
+        return [self.scattered[s.key] for s in shipped]
 
     def map_ordered(self, fn, items: Iterable, window: int | None = None) -> Iterator:
         """``fn(item)`` for each item, results in item order, at most ``window`` in flight (an item that is
@@ -143,9 +146,10 @@ class Pool(Stoppable):
         from distributed import wait
 
         def submit(item):
-            if item[0] == "s":  # the batch's game goes as the scattered future Dask resolves
+            if item[0] == "s":  # the batch names its game; the scattered games go as the future Dask resolves
                 kind, i, batch = item
-                return self.client.submit(fn, (kind, i, replace(batch, game=None)), batch.game, pure=False)
+                where = batch.game
+                return self.client.submit(fn, (kind, i, replace(batch, game=where.key)), where.games, pure=False)
             return self.client.submit(fn, item, pure=False)
 
         pending: deque = deque()  # [future, item, times it was asked for]
@@ -210,15 +214,32 @@ DASK_TRIES = 3
 
 
 class _Scattered:
-    """A game as scattered to Dask workers: unpickled once where it lands."""
+    """Games as scattered to Dask workers, pickled (key -> payload): each unpickled once in a worker, when a
+    batch first needs it, and let go with the scattered object (a cluster outlives many runs)."""
 
-    __slots__ = ("payload", "game")
+    __slots__ = ("payloads", "games")
 
-    def __init__(self, payload: bytes):
-        self.payload, self.game = payload, None
+    def __init__(self, payloads: dict[str, bytes]):
+        self.payloads, self.games = payloads, {}
 
     def __reduce__(self):
-        return (_Scattered, (self.payload,))
+        return (_Scattered, (self.payloads,))
+
+    def game(self, key: str):
+        game = self.games.get(key)
+        if game is None:
+            game = self.games[key] = arrived(pickle.loads(self.payloads[key]))
+        return game
+
+
+class _OnCluster:
+    """What a batch carries for a game on a Dask cluster, in the main process: the scattered games it is among
+    (a future) and its key."""
+
+    __slots__ = ("games", "key")
+
+    def __init__(self, games, key: str):
+        self.games, self.key = games, key
 
 
 class _Refused:

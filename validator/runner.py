@@ -310,7 +310,7 @@ class Plan:
         self.cost = [game_cost(st.bots) for st in streams]
         self.timed = [False] * len(streams)
         self.parts_left = [len(j.parts) for j in jobs]
-        self.games = [pool.ship(st.game) for st in streams]
+        self.games = pool.ship([st.game for st in streams])
         self.groups = sorted({st.group for st in streams} | {j.group for j in jobs})
 
     def left(self) -> float:
@@ -430,11 +430,11 @@ def run_streams(pool: Pool, streams: list[Stream], on_progress: Callable | None 
     return totals
 
 
-def _run_item(item, game=None):
+def _run_item(item, games=None):
     kind, i, payload = item
     if kind == "s":
-        if game is not None:
-            payload.game = game
+        if games is not None:  # (on Dask: the scattered games, and the batch names its own)
+            payload.game = games.game(payload.game)
         return kind, i, run_batch(payload)
     fn, part = arrived(payload)
     return kind, i, fn(part)

@@ -166,8 +166,17 @@ def sweep_runs(shambo, tmp_path_factory):
         out[name] = (run_sweep(shambo, vary, SweepOptions(games=300, seed=5, out=folder, **kw)), folder)
     distributed = pytest.importorskip("distributed")
     folder = tmp_path_factory.mktemp("dask")
+    scattered = out["scattered"] = []  # what each Client.scatter of the sweep sent
+    scatter = distributed.Client.scatter
+
+    def counted(self, data, *args, **kwargs):
+        scattered.append(len(data) if isinstance(data, list) else 1)
+        return scatter(self, data, *args, **kwargs)
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            pytest.MonkeyPatch.context() as patch:
+        patch.setattr(distributed.Client, "scatter", counted)
         out["dask"] = (run_sweep(shambo, vary, SweepOptions(games=300, seed=5, out=folder,
                                                             scheduler=cluster.scheduler_address)), folder)
     return out
@@ -203,6 +212,34 @@ def test_a_sweep_gives_the_same_bytes_for_any_worker_count_and_on_dask(sweep_run
     for name in ("two", "dask"):
         for f in files:
             assert (sweep_runs[name][1] / SHAMBO / "sweep" / f).read_bytes() == one[f], (name, f)
+
+
+def test_a_dask_sweep_sends_every_variant_to_the_cluster_in_one_call(sweep_runs):
+    """Four variants, four compiled games: one scattered object, one round trip to the scheduler."""
+    assert sweep_runs["scattered"] == [1]
+
+
+def test_the_dask_scheduler_queues_a_sweeps_batches_and_hands_them_to_free_workers(shambo, tmp_path):
+    """A batch depends on one scattered object however many variants a sweep has, so that the scheduler
+    treats the batches as root-ish (queued, each sent to the next worker that frees up) rather than placing
+    every batch on a worker as it is submitted (which left some workers of a cluster idle)."""
+    distributed = pytest.importorskip("distributed")
+    rootish: list[bool] = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        scheduler = cluster.scheduler
+        decide = scheduler.is_rootish
+
+        def noted(ts):
+            answer = decide(ts)
+            if ts.key.startswith("_run_item") and len(ts.group) > 2 * scheduler.total_nthreads:
+                rootish.append(answer)
+            return answer
+
+        scheduler.is_rootish = noted
+        run_sweep(shambo, ["rule:showdown-bonus=doubled,single", "rule:escalation=1..3"],
+                  SweepOptions(games=400, seed=5, out=tmp_path, scheduler=cluster.scheduler_address))
+    assert len(rootish) >= 5 and all(rootish)
 
 
 # ------------------------------------------------------------------ compare

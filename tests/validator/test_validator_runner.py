@@ -43,8 +43,8 @@ def test_batches_are_sized_to_the_work_left(make_game):
     class Local:  # what the plan asks of a pool
         workers, task_seconds = 2, 0.06
 
-        def ship(self, game):
-            return game
+        def ship(self, games):
+            return games
 
     g = make_game(2)
     plan = Plan(Local(), [Stream("main", g, "main", 1, 10_000, [("random", "random")], PlayOptions(), TimeModel())],
