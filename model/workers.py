@@ -17,6 +17,7 @@ validator's games, the edit loop's helper).  Each worker:
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import pickle
@@ -277,7 +278,14 @@ class Supervisor(Stoppable):
         reply_in, reply_out = self.context.Pipe(duplex=False)
         proc = self.context.Process(target=_serve, args=(task_in, reply_out, self.array, i, os.getpid(), self.setup),
                                     name=f"pnp-worker-{i + 1}", daemon=True)
-        proc.start()
+        # A forked worker's garbage collector would write to every object it inherits (each collection of the
+        # oldest generation marks them), copying the parent's memory page by page into each worker: frozen
+        # for the fork, they stay shared; the parent collects them again once the worker is started.
+        gc.freeze()
+        try:
+            proc.start()
+        finally:
+            gc.unfreeze()
         task_in.close()
         reply_out.close()
         self.procs.append(proc)

@@ -63,6 +63,29 @@ def test_an_exception_in_a_worker_reaches_the_parent():
     assert crash.value.kind == "_Unpicklable" and "_raise_unpicklable" in crash.value.trace
 
 
+def _frozen(_) -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="workers are forked")
+def test_a_forked_worker_leaves_what_it_inherits_to_the_parent_and_the_parent_collects_it_again():
+    """A worker's garbage collector never marks the objects it inherited (which would copy the parent's memory
+    into every worker, page by page); the parent's own collector goes on as before."""
+    import gc
+
+    from model.workers import Supervisor
+
+    before = gc.get_freeze_count()
+    pool = Supervisor(1)
+    try:
+        [inherited] = pool.map_ordered(_frozen, [None])
+    finally:
+        pool.close()
+    assert inherited > len(gc.get_objects()) // 2 and gc.get_freeze_count() == before
+
+
 # ------------------------------------------------------------------ template mistakes in worker processes
 def test_template_mistakes_in_workers_are_one_line_each_and_nothing_is_written(tmp_path):
     data = copy_game(tmp_path / "data", "pyramid-scheme", REPO, "drinking-pyramid")
