@@ -179,7 +179,7 @@ def _validate_game(data, opts: Options, progress, pending: list) -> Result:
     tallies: dict = {}
     try:
         if opts.write:
-            from .report import Drawing
+            from .drawing import Drawing
 
             drawing = Drawing(spec)  # (matplotlib is imported while the games are played)
             pending.append(drawing)

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from validator.kit import ReportSection
-from validator.report import Drawing
+from validator.drawing import Drawing
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the drawing process is forked")
 
@@ -73,9 +73,9 @@ def hangs(s: dict):
                                            (hangs, "ran past its time limit (1 s)")])
 def test_sections_that_end_or_hang_the_drawing_process_are_one_line_and_not_run_again(sections, why, monkeypatch):
     from model.errors import EngineError
-    from validator import report
+    from validator import drawing as module
 
-    monkeypatch.setattr(report, "DRAW_LIMIT", 1.0)
+    monkeypatch.setattr(module, "DRAW_LIMIT", 1.0)
     drawing = Drawing(SimpleNamespace(sections=sections, slug="moon-base"))
     drawing.draw({"figure": 1})
     drawing.done()
@@ -83,6 +83,33 @@ def test_sections_that_end_or_hang_the_drawing_process_are_one_line_and_not_run_
         drawing.engine_sections({"figure": 1})  # (never in this process: it would end it, or hang)
     assert str(told.value) == ("the rules of moon-base: the process drawing the report (its charts and the engine's "
                                f"sections, GameSpec.sections) {why}; nothing was written")
+
+
+def test_on_four_cores_the_charts_and_the_sections_are_drawn_at_once_by_two_processes(monkeypatch):
+    from validator import drawing as module, report
+
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(report, "_CHART_INPUTS", [("pid", "figure")])
+    monkeypatch.setattr(report, "_CHARTS", {"pid": lambda block: f"{os.getpid()} {block}"})
+    drawing = Drawing(SimpleNamespace(sections=whose))
+    assert len(drawing.process.procs) == 2
+    drawing.draw({"figure": 7})
+    drawing.done()
+    chart_pid, figure = drawing.chart("pid", 7).split()
+    [section] = drawing.engine_sections({"figure": 7})
+    section_pid = section.body[3:-4].split()[0]
+    assert figure == "7" and MAIN not in (int(chart_pid), int(section_pid)) and chart_pid != section_pid
+
+
+@pytest.mark.parametrize("cores, sections, processes", [(2, whose, 1), (16, None, 1), (16, whose, 2)])
+def test_a_second_drawing_process_only_for_an_engines_sections_on_four_cores_or_more(cores, sections, processes,
+                                                                                     monkeypatch):
+    from validator import drawing as module
+
+    monkeypatch.setattr(module.os, "cpu_count", lambda: cores)
+    drawing = Drawing(SimpleNamespace(sections=sections))
+    assert len(drawing.process.procs) == processes
+    drawing.abort()
 
 
 def test_an_aborted_run_ends_the_drawing_process():
