@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # (a LocalCluster's workers start with this path: this checkout's code, as the sweep's)
 
 #: 20 variants per game (4 x 5, or 2 x 2 x 5), of rules options every engine plays at four players, at about the
 #: cost of its default game (some options cost more: Pyrrameds' swap-check=keep makes its games about 6 times slower)
