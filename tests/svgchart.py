@@ -1,12 +1,12 @@
 """Bars read back from a matplotlib SVG chart, in the chart's own data units.
 
-matplotlib writes a patch as a path (``<g id="patch_N">``) in SVG coordinates: a
+matplotlib writes a patch as a path (``<g id="patch_N">``) in SVG coordinates (a
 bar of ``ax.bar`` is a path of one rectangle, the bars of ``validator.kit.html.bars``
-are one path of a rectangle each (``M ... z M ... z``); and each axis tick as a marker at a position with its label as
-text (the report keeps text as text).  The tick labels and positions give
-each axis's scale, so a bar's height, width and place can be compared with
-the figures the chart was meant to draw, without asking matplotlib or the
-report code anything."""
+one path of a rectangle each: ``M ... z M ... z``), and each axis tick as a marker
+at a position with its label as text (the report keeps text as text).  The tick
+labels and positions give each axis's scale, so a bar's height, width and place
+can be compared with the figures the chart was meant to draw, without asking
+matplotlib or the report code anything."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def write_outputs(out_dir: Path, summary: dict, game, spec, drawing=None) -> lis
     if spec.csv_files is not None:
         for name, (header, rows) in spec.csv_files(summary).items():
             files[out_dir / name] = _csv_text(header, rows)
-    files[out_dir / "report.html"] = render_html(summary, spec, drawing.done(summary) if drawing else None)
+    files[out_dir / "report.html"] = render_html(summary, spec, drawing.done(summary) if drawing is not None else None)
     return write_files(files)
 
 
