@@ -42,7 +42,7 @@ from pathlib import Path
 from model.errors import Problem
 
 from .draw import displaylist
-from .stages.cache import CACHE_DIR, Drawing, RenderedSvg, cache_folder
+from .stages.cache import Drawing, RenderedSvg, cache_folder
 
 DB_NAME = "cache.sqlite"
 SCHEMA = 1

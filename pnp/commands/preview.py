@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from generator.build import BuildOptions
-
 from ..options import data_option, expansion_option, no_cache_option, out_option, page_option, port_option
 from .watch import serve, start_session
 

@@ -16,7 +16,7 @@ from model.errors import IllegalAction, InputErrors
 from model.sheets import load_project
 from validator.kit import SIMULTANEOUS, Chance, View, get_spec
 from validator.games.pyramid_shambo import fast
-from validator.games.pyramid_shambo.constants import (CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, EXACT, OVERPAY,
+from validator.games.pyramid_shambo.constants import (CHALLENGE, CHANGE_OTHER, CHANGE_PAYEE, OVERPAY,
                                                       PAPER, PAY, PLAN, ROCK, SCISSORS, TARGET, THROW, UNDERPAY)
 from validator.games.pyramid_shambo.state import ShamboState
 
