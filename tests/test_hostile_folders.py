@@ -110,13 +110,14 @@ def run_case(game: Path, tmp_path: Path, body: str = "", files: dict | None = No
 
 
 def check(game, tmp_path, expected: str, **case) -> None:
-    """One case: exit 1, the one error line expected ("{n}" stands for any number), within seconds."""
+    """One case: exit 1, the one error line expected ("{n}" stands for any number, "{*}" for any text), within
+    seconds."""
     import re
 
     code, errors, seconds = run_case(game, tmp_path, **case)
     assert code == 1, errors
     assert len(errors) == 1, errors
-    pattern = re.escape(f"error {expected}").replace(re.escape("{n}"), "[0-9,]+")
+    pattern = re.escape(f"error {expected}").replace(re.escape("{n}"), "[0-9,]+").replace(re.escape("{*}"), ".*")
     assert re.fullmatch(pattern, errors[0]), errors
     assert seconds < 30, f"took {seconds:.1f} s"
 
@@ -282,6 +283,12 @@ SVG = {
     "a scale too large": ('<svg viewBox="0 0 1e-300 1e-300" width="10" height="10"><rect width="1" height="1"/></svg>',
                           f"{T}: the SVG cannot be drawn: its drawing comes to the number 7.5e+300, which a PDF cannot "
                           f"hold; use smaller numbers {CARDS}"),
+    "an element left open": ('<rect width="3" height="3">',
+                             f"{T}: the template gave invalid SVG: a <rect> (line {{n}} of the SVG written) is not closed "
+                             f"before </svg> {CARDS}"),
+    "a stray character in a tag": ('<rect <oops width="3" height="3"/>',
+                                   f"{T}: the template gave invalid SVG: error parsing attribute name, after: "
+                                   f'...{{*}}"/><rect < {CARDS}'),
     "an image by hand": ('<image href="/etc/hostname" width="3" height="3"/>',
                          at('<image href="/etc/hostname">: place pictures with picture(name, x, y, w, h) '
                             "(docs/format.md, Pictures); it finds the file in the data folder, fits, clips and checks it")),
@@ -324,6 +331,8 @@ PICTURES = {
     "a viewBox too small": ("art/tiny.svg", _svg('<rect width="5" height="5"/>', "0 0 1e-300 1e-300"),
                             "'art/tiny.svg' has a viewBox of 1e-300 x 1e-300; give it a size between 0.000001 and "
                             "1,000,000,000"),
+    "not well-formed": ("art/open.svg", _svg('<g><rect width="5" height="5"/>'),
+                        "'art/open.svg' is not a readable SVG file (mismatched tag: line 1, column {n})"),
     "an empty PNG": ("art/empty.png", b"", "'art/empty.png' is empty (0 bytes); save it again"),
     "a misnamed PNG": ("art/named.png", _svg('<rect width="5" height="5"/>'),
                        "'art/named.png' is an SVG file, not a PNG file; save it as a PNG (or name it by its kind)"),

@@ -56,8 +56,13 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
     from lxml import etree
     from svglib.svglib import svg2rlg
 
+    data = svg.encode("utf-8")
+    wrong = not_well_formed(data)
+    if wrong:  # (svglib's parser recovers: it would draw what comes before the mistake and drop the rest)
+        _read_problem(problems, where, f"the template gave invalid SVG: {wrong}")
+        return None
     try:
-        drawing = (_svg2rlg if "data-pnp-picture" in svg else svg2rlg)(io.BytesIO(svg.encode("utf-8")))
+        drawing = (_svg2rlg if "data-pnp-picture" in svg else svg2rlg)(io.BytesIO(data))
     except etree.XMLSyntaxError as exc:
         _read_problem(problems, where, f"the template gave invalid SVG: {exc}")
         return None
@@ -67,6 +72,29 @@ def svg_to_drawing(svg: str, where: str, problems: Problems):
     if drawing is None:
         _read_problem(problems, where, "the template gave SVG that could not be read")
     return drawing
+
+
+def not_well_formed(data: bytes) -> str | None:
+    """Why ``data`` is not well-formed XML (None when it is), in words that are the same for every card a
+    template mistake meets: an element left open by its name, any other mistake by lxml's message and the
+    last few characters before the place it was found.  Entities are left unexpanded and nothing is fetched."""
+    import re
+
+    from lxml import etree
+
+    try:
+        etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position if exc.position else (0, 0)
+        message = re.sub(r",? line \d+, column \d+$", "", (exc.msg or str(exc)).strip())
+        left_open = re.fullmatch(r"Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)", message)
+        if left_open:
+            name, at, closing = left_open.groups()
+            return f"a <{name}> (line {at} of the SVG written) is not closed before </{closing}>"
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        before = " ".join(lines[line - 1][:column].split()) if 0 < line <= len(lines) else ""
+        return f"{message}, after: {'...' if len(before) > 40 else ''}{before[-40:]}" if before else message
+    return None
 
 
 def _read_problem(problems: Problems, where: str, message: str) -> None:
