@@ -153,6 +153,22 @@ def test_too_much_ink(good):
                                                        "up to 2")
 
 
+def test_the_ink_of_a_masked_picture_is_that_of_its_own_samples(good):
+    # a black of K alone (100 % ink) with a soft mask: read through an RGB picture with alpha, as a masked
+    # picture decodes by default, it would come back as 300 % of C, M and Y
+    def masked(pdf):
+        w, h = int(image_of(pdf).Width), int(image_of(pdf).Height)
+        pixels = np.zeros((h, w, 4))
+        pixels[..., 3] = 255
+        replace_image(pdf, pixels, "/DeviceCMYK")
+        mask = pdf.make_stream(zlib.compress(bytes([255]) * (w * h)))
+        mask.Type, mask.Subtype, mask.ColorSpace = pikepdf.Name.XObject, pikepdf.Name.Image, pikepdf.Name.DeviceGray
+        mask.Width, mask.Height, mask.BitsPerComponent, mask.Filter = w, h, 8, pikepdf.Name.FlateDecode
+        image_of(pdf).SMask = mask
+    assert check(broken(good[X1A], masked)) == [
+        "print.pdf:page 1: picture Im0 (110 x 150 px) has a soft mask: PDF/X-1a allows no transparency"]
+
+
 def test_a_font_that_is_not_embedded(good):
     def helvetica(pdf):
         font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,

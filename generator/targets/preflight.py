@@ -441,7 +441,7 @@ class _Check:
             ink = None
             if kind == "cmyk" and self.on("ink") and self.ink_limit is not None:
                 try:
-                    pixels = np.asarray(pikepdf.PdfImage(obj).as_pil_image().convert("CMYK"), dtype=np.uint16)
+                    pixels = np.asarray(_cmyk_pixels(pikepdf.PdfImage(obj)), dtype=np.uint16)
                     totals = pixels.sum(axis=-1) * (100 / 255)
                     ink = (float(totals.max()), float((totals > self.ink_limit + INK_TOLERANCE).mean()))
                 except Exception:  # a picture pikepdf cannot decode: its ink is not measured
@@ -463,6 +463,16 @@ class _Check:
                 dpi = min(w / width_in, h / height_in)
                 if dpi < self.expect.min_dpi - 0.5:
                     self.found.add(page, f"{what} prints at {dpi:.0f} dpi, below {self.expect.min_dpi:g} dpi")
+
+
+def _cmyk_pixels(image):
+    """The CMYK samples of a CMYK picture as stored (its /Decode applied), without its soft mask: pikepdf 10
+    composites a mask into an alpha channel, by way of RGB, which would measure an RGB conversion's ink."""
+    try:
+        im = image.as_pil_image(apply_mask=False)
+    except TypeError:  # (pikepdf before 10 has no apply_mask, and applies no mask)
+        im = image.as_pil_image()
+    return im if im.mode == "CMYK" else im.convert("CMYK")
 
 
 def _version(text: str) -> tuple[int, ...]:
