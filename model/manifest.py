@@ -320,7 +320,7 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     except OSError as exc:
         problems.error(where, None, None, f"cannot be read: {exc.strerror or exc}", unreadable=True)
         return None
-    raw = check_shape(raw, where, problems)  # values of the wrong kind reported and left out
+    raw = check_shape(raw, where, problems, text)  # values of the wrong kind reported and left out
     game = raw.get("game", {})
     if "title" not in game:
         problems.error(where, None, "game.title", "missing; every game needs a title")

@@ -5,10 +5,14 @@ a value of the wrong kind (a list where a title goes, text where a count goes,
 an unknown key of a column or a size) is one problem naming the key, and is
 left out, so that loading goes on with the default and never trips over it.
 Other tables may hold keys of the game's own, which its templates or its rules
-engine read (``piece`` in a deck of Pyramid Shambo).
+engine read (``piece`` in a deck of Pyramid Shambo); a key of theirs that is one
+slip away from a key pnp reads (``bak`` for ``back``, ``[refrence]``) is a
+warning that names the key it resembles, and is kept.
 """
 
 from __future__ import annotations
+
+from difflib import get_close_matches
 
 from .errors import Problems
 
@@ -22,6 +26,9 @@ DECK = {"label": TEXT, "size": (TEXT, TABLE), "front": TEXT, "back": TEXT, "expe
         "expected_source": TEXT, "sheet": TEXT, "crop_marks": FLAG, "description": TEXT, "columns": TABLE}
 WORD = {"count": TEXT, "args": "a list of text", "params": TABLE, "help": TEXT, "icon": TEXT, "label": TEXT}
 LANGUAGE = {"description": TEXT, "color_words": FLAG, "words": TABLE}
+#: the tables of a manifest, and the keys of [game] that ``model.manifest`` checks itself
+TABLES = ("game", "palette", "sizes", "decks", "expansions", "languages", "reference", "fonts")
+GAME_KEYS = (*GAME, "text_floor", "language")
 
 
 def _is(value, kind: str) -> bool:
@@ -46,11 +53,12 @@ def _describe(value) -> str:
 
 
 class _Checker:
-    def __init__(self, where: str, problems: Problems):
-        self.where, self.problems = where, problems
+    def __init__(self, where: str, problems: Problems, text: str = ""):
+        self.where, self.problems, self.text = where, problems, text
 
-    def keys(self, table: dict, schema: dict, path: str, closed: bool = True) -> None:
-        """Drop the values of the wrong kind (and, when ``closed``, the unknown keys) of one table."""
+    def keys(self, table: dict, schema: dict, path: str, closed: bool = True, known: tuple = ()) -> None:
+        """Drop the values of the wrong kind (and, when ``closed``, the unknown keys) of one table; in an
+        open table, warn of an unknown key close to one of ``known`` (default: the schema's)."""
         for key in list(table):
             kinds = schema.get(key)
             name = f"{path}.{key}" if path else key
@@ -58,11 +66,25 @@ class _Checker:
                 if closed:
                     self.problems.error(self.where, None, name, f"unknown key '{key}'; known: {', '.join(schema)}")
                     del table[key]
-                continue  # a key of the game's own (its templates or its rules engine read it)
+                else:  # a key of the game's own (its templates or its rules engine read it), or a slip
+                    self.near_miss(key, known or tuple(schema), name)
+                continue
             kinds = kinds if isinstance(kinds, tuple) else (kinds,)
             if not any(_is(table[key], k) for k in kinds):
                 self.problems.error(self.where, None, name, f"{_describe(table[key])} is not {' or '.join(kinds)}")
                 del table[key]
+
+    def near_miss(self, key: str, known, name: str, what: str = "key") -> None:
+        """A warning at its line when ``key`` (at dotted ``name``), which pnp does not read, looks like a slip
+        for one it does."""
+        close = get_close_matches(key, [k for k in known if k != key], n=1, cutoff=0.75)
+        if close:
+            from .manifest import line_of
+
+            table, _, last = name.rpartition(".")
+            line = line_of(self.text, name) if what == "table" else line_of(self.text, table, last)
+            self.problems.warn(self.where, line, name, f"unknown {what} '{key}'; did you mean '{close[0]}'? (kept "
+                               f"as a {what} of the game's own)")
 
     def tables(self, parent: dict, key: str, path: str) -> dict:
         """``parent[key]`` when it is a table of tables (entries that are not tables dropped), else {}."""
@@ -78,14 +100,17 @@ class _Checker:
         return found
 
 
-def check_shape(raw: dict, where: str, problems: Problems) -> dict:
-    """``raw`` (a parsed game.toml) with every value of the wrong kind reported and left out."""
-    c = _Checker(where, problems)
+def check_shape(raw: dict, where: str, problems: Problems, text: str = "") -> dict:
+    """``raw`` (a parsed game.toml, ``text``) with every value of the wrong kind reported and left out."""
+    c = _Checker(where, problems, text)
     for key in ("game", "reference", "expansions"):
         if key in raw and not isinstance(raw[key], dict):
             problems.error(where, None, key, f"{_describe(raw[key])} is not a table")
             raw[key] = {}
-    c.keys(raw.get("game", {}), GAME, "game", closed=False)
+    for key in raw:
+        if key not in TABLES:
+            c.near_miss(key, TABLES, key, "table")
+    c.keys(raw.get("game", {}), GAME, "game", closed=False, known=GAME_KEYS)
     if "reference" in raw:
         c.keys(raw["reference"], {"template": TEXT}, "reference", closed=False)
     if "expansions" in raw:
