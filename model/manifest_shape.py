@@ -6,8 +6,9 @@ an unknown key of a column or a size) is one problem naming the key, and is
 left out, so that loading goes on with the default and never trips over it.
 Other tables may hold keys of the game's own, which its templates or its rules
 engine read (``piece`` in a deck of Pyramid Shambo); a key of theirs that is one
-slip away from a key pnp reads (``bak`` for ``back``, ``[refrence]``) is a
-warning that names the key it resembles, and is kept.
+slip away from a key pnp reads there (``bak`` for ``back`` in a deck, a table
+``[refrence]``) is a warning that names the key it resembles, and is kept.
+A palette's keys are all the game's own.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ class _Checker:
     def __init__(self, where: str, problems: Problems, text: str = ""):
         self.where, self.problems, self.text = where, problems, text
 
-    def keys(self, table: dict, schema: dict, path: str, closed: bool = True, known: tuple = ()) -> None:
+    def keys(self, table: dict, schema: dict, path: str, closed: bool = True, slips: tuple = ()) -> None:
         """Drop the values of the wrong kind (and, when ``closed``, the unknown keys) of one table; in an
-        open table, warn of an unknown key close to one of ``known`` (default: the schema's)."""
+        open table, warn of an unknown key close to one of ``slips``, the keys pnp reads there."""
         for key in list(table):
             kinds = schema.get(key)
             name = f"{path}.{key}" if path else key
@@ -66,8 +67,8 @@ class _Checker:
                 if closed:
                     self.problems.error(self.where, None, name, f"unknown key '{key}'; known: {', '.join(schema)}")
                     del table[key]
-                else:  # a key of the game's own (its templates or its rules engine read it), or a slip
-                    self.near_miss(key, known or tuple(schema), name)
+                elif slips:  # a key of the game's own (its templates or its rules engine read it), or a slip
+                    self.near_miss(key, slips, name)
                 continue
             kinds = kinds if isinstance(kinds, tuple) else (kinds,)
             if not any(_is(table[key], k) for k in kinds):
@@ -110,9 +111,9 @@ def check_shape(raw: dict, where: str, problems: Problems, text: str = "") -> di
     for key in raw:
         if key not in TABLES:
             c.near_miss(key, TABLES, key, "table")
-    c.keys(raw.get("game", {}), GAME, "game", closed=False, known=GAME_KEYS)
+    c.keys(raw.get("game", {}), GAME, "game", closed=False, slips=GAME_KEYS)
     if "reference" in raw:
-        c.keys(raw["reference"], {"template": TEXT}, "reference", closed=False)
+        c.keys(raw["reference"], {"template": TEXT}, "reference", closed=False, slips=("template",))
     if "expansions" in raw:
         c.keys(raw["expansions"], {}, "expansions", closed=False)
         for name in list(raw["expansions"]):
@@ -129,7 +130,7 @@ def check_shape(raw: dict, where: str, problems: Problems, text: str = "") -> di
         for word, spec in c.tables(language, "words", f"languages.{name}.words").items():
             c.keys(spec, WORD, f"languages.{name}.words.{word}", closed=False)
     for name, deck in c.tables(raw, "decks", "decks").items():
-        c.keys(deck, DECK, f"decks.{name}", closed=False)
+        c.keys(deck, DECK, f"decks.{name}", closed=False, slips=tuple(DECK))
         if isinstance(deck.get("size"), dict):
             c.keys(deck["size"], SIZE, f"decks.{name}.size")
         if isinstance(deck.get("expected"), dict):
