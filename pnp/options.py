@@ -31,7 +31,7 @@ def explicit(ctx: click.Context, name: str) -> bool:
 
 
 class PageSize(click.ParamType):
-    """``a4``, ``letter``, ``a3``, ``tabloid`` or ``WxH`` in millimetres (``200x280``)."""
+    """``a4``, ``letter``, ``a3``, ``tabloid``, ``a5`` or ``WxH`` in millimetres (``200x280``)."""
 
     name = "page"
 
@@ -46,14 +46,14 @@ class PageSize(click.ParamType):
         return text
 
     def get_metavar(self, param, ctx=None):
-        return "a4|letter|a3|tabloid|WxH"
+        return "a4|letter|a3|tabloid|a5|WxH"
 
 
 def page_option(f):
     from generator.build import BuildOptions
 
     return click.option("--page", type=PageSize(), default=BuildOptions.page, show_default=True,
-                        help="Paper size: a4, letter, a3, tabloid, or WxH in millimetres (e.g. 200x280).")(f)
+                        help="Paper size: a4, letter, a3, tabloid, a5, or WxH in millimetres (e.g. 200x280).")(f)
 
 
 def parse_offset(value: str) -> tuple[float, float]:

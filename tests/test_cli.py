@@ -108,7 +108,7 @@ def test_build_on_other_paper_with_less_bleed_or_shared_cut_lines(data, tmp_path
     code, output = run("build", "--data", data, "--out", tmp_path / "shared", "--layout", "shared")
     assert code == 0 and "a4: 9 per page (3 x 3), neighbours share their cut lines" in output
     assert "shared cut lines" in output  # the summary's title says how it was laid out
-    for bad, message in ((("--page", "a5"), "unknown page size 'a5'"), (("--page", "10x300"), "out of range"),
+    for bad, message in ((("--page", "b7"), "unknown page size 'b7'"), (("--page", "10x300"), "out of range"),
                          (("--bleed", "-1"), "-1")):
         code, output = run("build", "--data", data, "--out", tmp_path / "bad", *bad)
         assert code == 2 and message in output, output

@@ -171,8 +171,8 @@ def test_tokens_and_large_components_get_their_own_grids():
     assert aid.gutter_x == approx(6.0)  # room for the full bleed on both sides
     with pytest.raises(LayoutError, match="does not fit"):
         grid("a4", 300, 100, 3)
-    with pytest.raises(LayoutError, match="unknown page size 'a5'"):
-        grid("a5", *POKER)
+    with pytest.raises(LayoutError, match="unknown page size 'b7'"):
+        grid("b7", *POKER)
     with pytest.raises(LayoutError, match="unknown duplex mode 'sideways'"):
         back_slots(aid, "sideways")
 
@@ -180,6 +180,7 @@ def test_tokens_and_large_components_get_their_own_grids():
 def test_page_sizes_by_name_and_in_millimetres():
     assert page_size("a3") == (297.0, 420.0)
     assert page_size("tabloid") == (279.4, 431.8)  # 11 x 17 in
+    assert page_size("A5") == (148.0, 210.0)
     assert page_size("200x280") == (200.0, 280.0) and page_name("200x280") == "200 x 280 mm"
     assert page_size("Letter") == (215.9, 279.4) and page_name("Letter") == "letter"
     with pytest.raises(LayoutError, match="out of range"):

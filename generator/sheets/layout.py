@@ -40,7 +40,8 @@ import math
 from dataclasses import dataclass, field, replace
 
 #: Paper sizes by name, in mm (portrait): ISO A4 and A3, US Letter (8.5 x 11 in) and Tabloid (11 x 17 in).
-PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}
+PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8),
+              "a5": (148.0, 210.0)}
 MIN_PAGE, MAX_PAGE = 50.0, 2000.0  # the sides of a custom page size (WxH in mm)
 DUPLEX_MODES = ("long", "short", "none")
 
