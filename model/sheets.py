@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import PnpError, Problem, Problems
+from .errors import CommandLineError, PnpError, Problem, Problems
 from .lang import EMPTY, Expr, LangError
 from .manifest import BASE_COLUMNS, COMMON_COLUMNS, Manifest, load_manifest
 
@@ -137,7 +137,7 @@ class Project:
             known = set(game.manifest.expansions)
             bad = [e for e in expansions if e not in known]
             if bad and (strict or len(self.games) == 1):
-                raise PnpError(f"unknown expansion '{bad[0]}' for {slug}; known: {', '.join(sorted(known))}")
+                raise CommandLineError(f"unknown expansion '{bad[0]}' for {slug}; known: {', '.join(sorted(known))}")
             out[slug] = ({"base", *expansions} & known) if expansions else None
         return out
 
@@ -578,7 +578,7 @@ def load_project(root: Path | str = ".", games: list[str] | None = None) -> Proj
     if games:
         unknown = [g for g in games if g not in manifests and g not in unreadable]
         if unknown:
-            raise PnpError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
+            raise CommandLineError(f"unknown game '{unknown[0]}'; known games: {', '.join(manifests) or 'none'}")
     row_games: dict[tuple[str, int], str] = {}
     cards = []
     for sheet in ("cards", "goals"):

@@ -120,7 +120,9 @@ def test_build_refuses_bad_options_and_input(data, tmp_path):
     code, output = run("build", "--data", data, "--out", out, "--back-offset", "1mm")
     assert code == 2 and "'1mm' is not X,Y in millimetres" in output
     code, output = run("build", "chess", "--data", data, "--out", out)
-    assert code == 1 and "error unknown game 'chess'; known games: pyramid-scheme" in output
+    assert code == 2 and "error unknown game 'chess'; known games: pyramid-scheme" in output
+    code, output = run("build", "--data", data, "--out", out, "--expansion", "chess")
+    assert code == 2 and "error unknown expansion 'chess' for pyramid-scheme; known: base" in output
     set_cell(data / "cards.csv", 41, "number", "seven")
     code, output = run("build", "--data", data, "--out", out)
     assert code == 1
@@ -210,6 +212,6 @@ def test_the_program_passes_on_its_exit_status_and_sets_its_objects_aside_as_it_
     assert tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["pnp"] == "pnp.cli:run"
     probe = ("import gc\nfrom pnp.cli import run\ntry:\n    run()\nexcept SystemExit as end:\n"
              "    print(end.code, gc.get_freeze_count() > 0)\n")
-    for args, said in ((["--version"], "0 True"), (["build", "no-such-game", "--data", REPO], "1 True")):
+    for args, said in ((["--version"], "0 True"), (["build", "no-such-game", "--data", REPO], "2 True")):
         done = subprocess.run([sys.executable, "-c", probe, *map(str, args)], capture_output=True, text=True, cwd=REPO)
         assert done.stdout.splitlines()[-1] == said

@@ -104,7 +104,7 @@ def _strip(s):
 
 def test_unknown_game_and_game_without_rules(data_copy):
     result = CliRunner().invoke(main, ["validate", "nope", "--data", str(data_copy)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "unknown game 'nope'" in result.output
     if (data_copy / "templates" / "golden-pyramid").is_dir() and not has_rules("golden-pyramid"):
         # a bundled game whose rules engine comes later
