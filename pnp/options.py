@@ -57,11 +57,17 @@ def page_option(f):
 
 
 def parse_offset(value: str) -> tuple[float, float]:
-    """``--back-offset X,Y``: millimetres, X to the right, Y down."""
+    """``--back-offset X,Y``: millimetres, X to the right, Y down; at most what the calibration sheet reads."""
+    from generator.sheets.calibrate import MAX_OFFSET
+
     try:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
         raise click.BadParameter(f"'{value}' is not X,Y in millimetres, e.g. 0.5,-1") from None
+    if not all(abs(v) <= MAX_OFFSET for v in (x, y)):  # (nan too)
+        raise click.BadParameter(f"'{value}': a back offset is at most {MAX_OFFSET:g} mm either way (what pnp "
+                                 "calibrate reads); printers lay their backs off by a few millimetres",
+                                 param_hint="'--back-offset'")
     return x, y
 
 

@@ -99,3 +99,7 @@ def test_the_command_writes_the_sheet(tmp_path):
         assert len(pdf.pages) == 2 and round(float(pdf.pages[0].width) * K, 1) == 215.9
     bad = CliRunner().invoke(main, ["calibrate", "--back-offset", "1", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and not (tmp_path / "x").exists()
+    # more than the scales read: a slip (30 for 3.0), not a printer
+    far = CliRunner().invoke(main, ["calibrate", "--back-offset", "30,0", "--out", str(tmp_path / "x")])
+    assert far.exit_code == 2 and not (tmp_path / "x").exists()
+    assert "'30,0': a back offset is at most 10 mm either way (what pnp calibrate reads)" in far.output

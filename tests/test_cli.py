@@ -115,10 +115,24 @@ def test_build_on_other_paper_with_less_bleed_or_shared_cut_lines(data, tmp_path
     assert not (tmp_path / "bad").exists()
 
 
+def test_a_back_offset_past_the_room_beside_the_grid_is_a_warning_that_says_how_far(data, tmp_path):
+    # poker cards on A4 lie turned, two columns of 88.9 mm from x = 13.1 and 108 mm; over the long edge the
+    # backs mirror (the right column's back from 210 - 196.9 = 13.1 mm, the left one's ending at 196.9 mm):
+    # 10 mm to the right takes it to 206.9 mm, 0.9 mm past the printable edge at 210 - 4 mm
+    code, output = run("build", "--data", data, "--out", tmp_path / "far", "--back-offset", "10,0")
+    assert code == 0, output
+    assert ("warning --back-offset: 10,0 takes the backs 0.9 mm into the printer margin (4 mm): a printer that "
+            "cannot print there leaves that strip of the backs white") in output
+    code, output = run("build", "--data", data, "--out", tmp_path / "near", "--back-offset", "8,-2")
+    assert code == 0 and "--back-offset:" not in output, output
+
+
 def test_build_refuses_bad_options_and_input(data, tmp_path):
     out = tmp_path / "out"
     code, output = run("build", "--data", data, "--out", out, "--back-offset", "1mm")
     assert code == 2 and "'1mm' is not X,Y in millimetres" in output
+    code, output = run("build", "--data", data, "--out", out, "--back-offset", "0,-12")
+    assert code == 2 and "a back offset is at most 10 mm either way" in output and not out.exists()
     code, output = run("build", "chess", "--data", data, "--out", out)
     assert code == 2 and "error unknown game 'chess'; known games: pyramid-scheme" in output
     code, output = run("build", "--data", data, "--out", out, "--expansion", "chess")

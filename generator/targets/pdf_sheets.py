@@ -225,6 +225,26 @@ def plan_pages(rendered: RenderedGame, opts: SheetOptions,
     return joined, backs_only, stats
 
 
+def offset_problems(pages: list[Page], opts: SheetOptions) -> list:
+    """A warning when the back offset takes a back's own area (its trim, not only its bleed) past the printable
+    area of its page: a printer that cannot print there leaves that strip of the backs white."""
+    from model.errors import Problem
+
+    worst = 0.0
+    for page in pages:
+        p = page.sheet.printable
+        for s in page.sheet.slots:
+            t = s.trim
+            worst = max(worst, p.x - t.x, t.right - p.right, p.y - t.y, t.top - p.top)
+    if worst <= 0.05 or not any(opts.back_offset):
+        return []
+    x, y = opts.back_offset
+    return [Problem("--back-offset", None, None, f"{x:g},{y:g} takes the backs {worst:.1f} mm into the printer "
+                    f"margin ({pages[0].sheet.printer_margin:g} mm): a printer that cannot print there leaves that "
+                    "strip of the backs white; check the reading on the calibration sheet (pnp calibrate), or "
+                    "lower --printer-margin if your printer prints that far out", "warning")]
+
+
 def file_stem(slug: str, only) -> str:
     """What a game's sheet files are named from: ``<game>``, or ``<game>-selected`` with ``only`` (ids)."""
     return f"{slug}-selected" if only else slug
@@ -270,4 +290,5 @@ class PdfSheets:
         files = {Path(cards_file(slug, options)): write_pdf(joined, rendered.drawings, title, "cards")}
         if backs_only:
             files[backs_file] = write_pdf(backs_only, rendered.drawings, title, "card backs")
-        return TargetOutput(files, [], len(joined) + len(backs_only), stats, [backs_file], notes=notes)
+        return TargetOutput(files, offset_problems(joined + backs_only, options), len(joined) + len(backs_only),
+                            stats, [backs_file], notes=notes)
