@@ -58,7 +58,7 @@ def page_option(f):
 
 def parse_offset(value: str) -> tuple[float, float]:
     """``--back-offset X,Y``: millimetres, X to the right, Y down; at most what the calibration sheet reads."""
-    from generator.sheets.calibrate import MAX_OFFSET
+    from generator.sheets.layout import MAX_OFFSET
 
     try:
         x, y = (float(v) for v in value.split(","))

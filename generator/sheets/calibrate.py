@@ -32,7 +32,6 @@ from reportlab.lib.units import mm
 from .layout import DUPLEX_MODES, PRINTER_MARGIN, LayoutError, check_printer_margin, page_name, page_size
 
 MAIN_RANGE = (-10, 20)  # main ticks, mm from the zero: the vernier reaches 9 mm past the arrow
-MAX_OFFSET = 10.0  # the largest back offset, either way, that the scales read (and --back-offset takes)
 VERNIER_STEP = 0.9  # 10 vernier divisions span 9 main ones: tenths of a millimetre
 RULER = 100.0  # the scale check, mm
 TICK_PT = 0.5  # line width of the ticks (thick enough to see through the paper)

@@ -51,6 +51,7 @@ DUPLEX_MODES = ("long", "short", "none")
 LAYOUTS = ("grid", "shared", "gutterfold")
 
 PRINTER_MARGIN = 4.0  # the unprintable edge of typical home printers
+MAX_OFFSET = 10.0  # the largest back offset, either way: what the calibration sheet's scales read
 MAX_PRINTER_MARGIN = 20.0
 FOOTER_BAND = 3.0  # strip above the bottom margin for the page footer
 FOOTER_BASELINE = 1.0  # footer baseline, above the bottom margin
