@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import Problems
 from .lang import Language, language_from_manifest
-from .manifest_shape import check_shape
+from .manifest_shape import check_shape, line_of
 
 #: Component sizes every game may name; a manifest may add its own under [sizes].  Card sizes are
 #: the inch sizes print shops sell, in mm (1 in = 25.4 mm exactly): poker 2.5 x 3.5 in, bridge
@@ -195,29 +195,6 @@ def playtime_minutes(value) -> tuple[float, float] | None:
     if found[2] is None:
         low, high = low * (1 - PLAYTIME_TOLERANCE), low * (1 + PLAYTIME_TOLERANCE)
     return low * scale, high * scale
-
-
-def line_of(text: str, table: str, key: str | None = None) -> int | None:
-    """The line of ``[table]`` (dotted, a part may be quoted), or of ``key = ...`` inside it, in a TOML text."""
-    parts = table.split(".") if table else []
-    head = r"\.".join(rf'\s*(?:{re.escape(p)}|"{re.escape(p)}"|\'{re.escape(p)}\')\s*' for p in parts)
-    start = 0
-    lines = text.splitlines()
-    if parts:
-        pattern = re.compile(rf"^\s*\[{head}\]\s*(#.*)?$")
-        start = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
-        if start is None:
-            return None
-        if key is None:
-            return start + 1
-        start += 1
-    pattern = re.compile(rf'^\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=')
-    for i in range(start, len(lines)):
-        if lines[i].lstrip().startswith("["):
-            break
-        if pattern.match(lines[i]):
-            return i + 1
-    return None
 
 
 def _font_file(folder: Path, value, where: str, line: int | None, column: str, problems: Problems) -> Path | None:

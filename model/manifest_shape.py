@@ -13,6 +13,7 @@ A palette's keys are all the game's own.
 
 from __future__ import annotations
 
+import re
 from difflib import get_close_matches
 
 from .errors import Problems
@@ -80,8 +81,6 @@ class _Checker:
         for one it does."""
         close = get_close_matches(key, [k for k in known if k != key], n=1, cutoff=0.75)
         if close:
-            from .manifest import line_of
-
             table, _, last = name.rpartition(".")
             line = line_of(self.text, name) if what == "table" else line_of(self.text, table, last)
             self.problems.warn(self.where, line, name, f"unknown {what} '{key}'; did you mean '{close[0]}'? (kept "
@@ -142,3 +141,26 @@ def check_shape(raw: dict, where: str, problems: Problems, text: str = "") -> di
         for column, spec in c.tables(deck, "columns", f"decks.{name}.columns").items():
             c.keys(spec, COLUMN, f"decks.{name}.columns.{column}")
     return raw
+
+
+def line_of(text: str, table: str, key: str | None = None) -> int | None:
+    """The line of ``[table]`` (dotted, a part may be quoted), or of ``key = ...`` inside it, in a TOML text."""
+    parts = table.split(".") if table else []
+    head = r"\.".join(rf'\s*(?:{re.escape(p)}|"{re.escape(p)}"|\'{re.escape(p)}\')\s*' for p in parts)
+    start = 0
+    lines = text.splitlines()
+    if parts:
+        pattern = re.compile(rf"^\s*\[{head}\]\s*(#.*)?$")
+        start = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
+        if start is None:
+            return None
+        if key is None:
+            return start + 1
+        start += 1
+    pattern = re.compile(rf'^\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*=')
+    for i in range(start, len(lines)):
+        if lines[i].lstrip().startswith("["):
+            break
+        if pattern.match(lines[i]):
+            return i + 1
+    return None
