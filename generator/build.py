@@ -302,13 +302,14 @@ def build_game(game: Game, options: BuildOptions, progress: Callable[[int], None
     # the designs' errors first: in deck order, they name the cards as the sheet lists them
     errors = fold_repeats(rendered.errors + early_errors + (failed.problems if failed is not None else []))
     if errors:  # the warnings found on the way go with them (pnp check shows both)
-        raise InputErrors(errors + rendered.warnings + [w for o in outputs.values() for w in o.problems
-                                                        if not w.is_error])
+        raise InputErrors(errors + fold_repeats(rendered.warnings + [w for o in outputs.values() for w in o.problems
+                                                                     if not w.is_error]))
     ordered = [outputs[t.name] for t in targets]
     folder = options.out / game.slug
     files = {folder / path: data for o in ordered for path, data in o.files.items()}
-    # a card drawn on the reference sheet too warns there again: each warning once
-    problems = list(dict.fromkeys(rendered.problems + [p for o in ordered for p in o.problems]))
+    # a card drawn on the reference sheet too warns there again: each warning once, and a template's once for
+    # all the cards it met
+    problems = fold_repeats(list(dict.fromkeys(rendered.problems + [p for o in ordered for p in o.problems])))
     decks = next((o.decks for o in ordered if o.decks), None) or _deck_stats(rendered)
     result = BuildResult(game.slug, game.title, list(files), decks, sum(o.pages for o in ordered),
                          [p for p in problems if not p.is_error], time.perf_counter() - start, rendered.content_hash,
@@ -332,7 +333,7 @@ _RENDERING = re.compile(r"^(?P<what>.*) \(card '(?P<id>[^']+)'(?:, [^)]*)?\)$")
 
 
 def fold_repeats(problems: list[Problem]) -> list[Problem]:
-    """One problem per template line: the same error met rendering many designs
+    """One problem per template line: the same error (or warning) met rendering many designs
     is one line naming the first few (``(cards 'b1', 'b2', 'b3' and 61 more)``)."""
     groups: dict[tuple, list[str]] = {}
     first: dict[tuple, Problem] = {}

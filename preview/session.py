@@ -244,8 +244,9 @@ class Session:
                     c = d.card
                     mine = row_problems.get((c.sheet, c.row), [])
                     attached.update(id(p) for p in mine)
-                    warnings = list(dict.fromkeys([f"{p.column or 'row'}: {p.message}" for p in mine] +
-                                                  [f"{p.column or 'text'}: {p.message}" for p in d.warnings]))
+                    warnings = list(dict.fromkeys(  # a template's warning is named by the template
+                        [f"{p.column or 'row'}: {p.message}" for p in mine] +
+                        [f"{p.column or Path(p.file).name}: {p.message}" for p in d.warnings]))
                     keys = design_keys[(game.slug, c.id)] = (d.front_key, d.back_key)
                     differs = self.design_keys is None or self.design_keys.get((game.slug, c.id)) != keys
                     if differs and snap.changed is not None:

@@ -175,6 +175,19 @@ def test_low_resolution_is_a_warning_naming_file_row_and_dpi(data, tmp_path):
             "300 dpi prints sharp: use one of at least 821 x 821 px") in warnings
 
 
+def test_a_low_resolution_picture_a_template_places_on_every_card_is_one_warning_naming_them(data, tmp_path):
+    back = data / "templates" / "tomb" / "back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace('"art/sun.svg", B + 10, B + 20, TW - 20, TW - 20',
+                                                             '"art/back.jpg", B + 2, B + 2, TW - 4, TW - 4'),
+                    encoding="utf-8")
+    (data / "art" / "back.jpg").write_bytes((data / "art" / "astro.jpg").read_bytes())
+    warnings = [str(w) for w in build(data, tmp_path / "out").warnings]
+    # every card's back: 512 px over a box 63.5 - 4 = 59.5 mm wide, 218.6 dpi; 300 dpi needs 702.8 px
+    said = [w for w in warnings if w.startswith("templates/")]
+    assert said == ["templates/tomb/back.svg.j2: art/back.jpg prints at 219 dpi (512 x 512 px over 59.5 x 59.5 mm); "
+                    "300 dpi prints sharp: use one of at least 703 x 703 px (cards 'r1', 'r2', 'r3')"], warnings
+
+
 @pytest.mark.parametrize("name, message", [
     ("../outside.png", "'../outside.png' leads outside the data folder; pictures must be inside it"),
     ("/etc/passwd.png", "'/etc/passwd.png' is an absolute path; name pictures relative to the data folder"),

@@ -51,6 +51,16 @@ class Kit:
         who = ", ".join(w for w in (f"'{card.id}' ({self.side})" if card is not None else "", field) if w)
         return where, None, None, who
 
+    def _warn(self, where: tuple, message: str) -> None:
+        """A warning at ``where`` (``_locate``'s): at a cell, naming the card first; at a template's line, met
+        for each card, with the card last, ``(card 'ID', side)``, so that the build says it once for all the
+        cards it met (``build.fold_repeats``)."""
+        file, row, column, who = where
+        if row is None and self.card is not None:
+            self.problems.warn(file, row, column, f"{message} (card '{self.card.id}', {self.side})")
+        else:
+            self.problems.warn(file, row, column, f"{who}: {message}")
+
     def _colour(self, name: str) -> str | None:
         if name.startswith("#"):
             return name
@@ -80,10 +90,9 @@ class Kit:
         except icon_sets.BadIcon as exc:
             raise TemplateProblem(f"icon ':{name}:': {exc.where} {exc.message}") from None
         if isinstance(found, Exception):
-            file, row, column, who = where
             close = f"; close matches: {', '.join(':' + c + ':' for c in found.close)}" if found.close else ""
-            self.problems.warn(file, row, column, f"{who}: unknown icon ':{name}:', printed as typed{close} "
-                               f"(icons: templates/{self.manifest.slug}/icons/NAME.svg and the built-in set)")
+            self._warn(where, f"unknown icon ':{name}:', printed as typed{close} "
+                       f"(icons: templates/{self.manifest.slug}/icons/NAME.svg and the built-in set)")
             return None
         return found
 
@@ -99,15 +108,14 @@ class Kit:
             return Markup("")
         min_size = min_size if min_size is not None else size * 0.6
         where = self._locate(value, field)
-        file, row, column, who = where
         parsed = parse(value, self._colour, lambda name: self._icon(name, where), markup=markup)
         for message in parsed.warnings:
-            self.problems.warn(file, row, column, f"{who}: {message}")
+            self._warn(where, message)
         if italic:
             parsed = _all_italic(parsed)
         prepared = prepare(parsed, family, bold)
         for message in missing_glyphs(prepared.missing):
-            self.problems.warn(file, row, column, f"{who}: {message}")
+            self._warn(where, message)
         fitted = fit(None, w, h, size, min_size, prepared=prepared, language=self.manifest.language)
         if fitted.overflow:
             self.boxes.append((float(x), float(y), float(w), float(h)))
@@ -123,8 +131,8 @@ class Kit:
         if points < floor - 0.005:
             how = (f"is set at {_pt(size * PT_PER_MM)} pt" if size * PT_PER_MM < floor - 0.005 else
                    f"shrinks to {_pt(points)} pt to fit")
-            self.problems.warn(file, row, column, f"{who}: text {how}, below the game's {floor:g} pt floor "
-                               "(text_floor in game.toml); give it a larger box or fewer words")
+            self._warn(where, f"text {how}, below the game's {floor:g} pt floor (text_floor in game.toml); give it a "
+                       "larger box or fewer words")
         extra = f' fill-opacity="{opacity}"' if opacity is not None else ""
         return Markup(svg_lines(fitted, x, y, w, h, anchor=anchor, valign=valign,
                                 fill=fill, line_height=line_height, extra=extra))
@@ -176,10 +184,10 @@ class Kit:
             dpi = min(picture.width / (dw / 25.4), picture.height / (dh / 25.4))
             if dpi < pictures.MIN_DPI - 0.5:
                 need = (round(dw / 25.4 * pictures.MIN_DPI), round(dh / 25.4 * pictures.MIN_DPI))
-                self.problems.warn(file, row, column,
-                                   f"{who}: {picture.rel} prints at {dpi:.0f} dpi ({picture.width:g} x "
-                                   f"{picture.height:g} px over {dw:.1f} x {dh:.1f} mm); {pictures.MIN_DPI} dpi "
-                                   f"prints sharp: use one of at least {need[0]} x {need[1]} px")
+                self._warn((file, row, column, who),
+                           f"{picture.rel} prints at {dpi:.0f} dpi ({picture.width:g} x {picture.height:g} px over "
+                           f"{dw:.1f} x {dh:.1f} mm); {pictures.MIN_DPI} dpi prints sharp: use one of at least "
+                           f"{need[0]} x {need[1]} px")
         return Markup(placement.image_svg(picture, x, y, w, h, fit, anchor))
 
     def icon(self, name, cx, cy, size, fill="#000000", stroke="#ffffff"):
