@@ -58,6 +58,19 @@ class ChangeFilter:
         return False
 
 
+def saved_paths(changes) -> list[Path]:
+    """The files a batch of changes (watchfiles' (change, path) pairs) saved or removed, leaving out those
+    that came and went within it: an editor's or ``sed -i``'s temporary file, written and then renamed over
+    the file it saves."""
+    from watchfiles import Change
+
+    kinds: dict[str, set] = {}
+    for change, path in changes:
+        kinds.setdefault(path, set()).add(change)
+    return sorted(Path(p) for p, seen in kinds.items()
+                  if not (Change.added in seen and Change.deleted in seen and not Path(p).exists()))
+
+
 def watched_paths(data: Path) -> list[Path]:
     """The data folder (for the sheets) and its templates folder."""
     return [Path(data)]
@@ -78,4 +91,6 @@ def watch(session: Session, on_build: Callable[[Snapshot], None], stop: threadin
                                yield_on_timeout=False):
         if stop.is_set():
             break
-        on_build(session.build(sorted({Path(p) for _, p in changes})))
+        saved = saved_paths(changes)
+        if saved:
+            on_build(session.build(saved))

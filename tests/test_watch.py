@@ -89,6 +89,40 @@ def test_a_template_error_names_the_file_and_line(data, tmp_path):
         snap.errors
 
 
+def test_a_temporary_file_that_came_and_went_is_not_a_save():
+    from pathlib import Path
+
+    from watchfiles import Change
+
+    from preview.watch import saved_paths
+
+    changes = {(Change.added, "/d/templates/g/sedAb12Cd"), (Change.modified, "/d/templates/g/sedAb12Cd"),
+               (Change.deleted, "/d/templates/g/sedAb12Cd"), (Change.modified, "/d/templates/g/card.svg.j2"),
+               (Change.deleted, "/d/templates/g/old.svg.j2")}
+    assert saved_paths(changes) == [Path("/d/templates/g/card.svg.j2"), Path("/d/templates/g/old.svg.j2")]
+
+
+def test_a_save_by_sed_names_the_file_saved(data, tmp_path):
+    """``sed -i`` writes a temporary file beside the template and renames it over it: the build names the
+    template alone."""
+    session = Session(data, [SLUG], tmp_path / "out")
+    session.build()
+    built = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(session, built.append, stop), daemon=True)
+    thread.start()
+    template = data / "templates" / SLUG / "police-back.svg.j2"
+    deadline = time.monotonic() + 60
+    n = 0
+    while not built and time.monotonic() < deadline:
+        n += 1
+        subprocess.run(["sed", "-i", f"$a<!-- {n} -->", str(template)], check=True)
+        time.sleep(1.0)
+    stop.set()
+    thread.join(timeout=10)
+    assert built and built[0].trigger == f"templates/{SLUG}/police-back.svg.j2", built[0].trigger
+
+
 def test_the_watch_loop_builds_after_a_save_and_stops(data, tmp_path):
     session = Session(data, [SLUG], tmp_path / "out")
     session.build()
