@@ -73,14 +73,15 @@ def run_compare(ctx, ref_text: str, slug: str, project, data, opts) -> None:
         if r["difference"] is not None and r["clear"]:
             out.print(f"  card {r['name']} ({r['id']}): {r['difference']:+.1f} "
                       f"[{r['low']:+.1f}, {r['high']:+.1f}] {r['measure']}", highlight=False)
-    out.print("  * the 95% interval leaves out 0", highlight=False)
+    if any(f["low"] is not None and not f["low"] <= 0 <= f["high"] for f in c.figures.values()):
+        out.print("  * the 95% interval leaves out 0", highlight=False)
     for why, keys in unpaired_reasons(c.figures).items():
         out.print(f"  unpaired ({', '.join(keys)}): {why}; each difference comes from the two runs' own intervals, "
                   "wider than a paired one", highlight=False)
     for f in c.files:
         out.print(f"{slug}: {f}", highlight=False)
     if c.worse:
-        err.print(f"{len(c.worse)} verdict(s) got worse than the reference: "
+        err.print(f"{len(c.worse)} verdict{'s' if len(c.worse) != 1 else ''} got worse than the reference: "
                   + ", ".join(v["check"] for v in c.worse))
         sys.exit(1)
 

@@ -266,6 +266,7 @@ def test_compare_with_a_folder_pairs_the_games_and_exits_1_when_a_verdict_got_wo
     record = json.loads((new / "output" / "drinking-pyramid" / "validation" / "compare.json").read_text())
     assert all(f["difference"] == 0 and f["low"] == f["high"] == 0 for f in record["figures"].values())
     assert record["worse"] == 0 and "no verdict changed" in same.output
+    assert "*" not in same.output  # nothing moved: no mark, and no legend for one
     _with_kings(new)
     worse = _run(["validate", "drinking-pyramid", "--data", str(new), "--compare", str(ref), "--games", "150",
                   "--skill-games", "0", "--workers", "1"])
@@ -275,7 +276,8 @@ def test_compare_with_a_folder_pairs_the_games_and_exits_1_when_a_verdict_got_wo
     assert (stalls["reference"], stalls["now"], stalls["change"]) == ("PASS", "FAIL", "worse")
     f = record["figures"]["stall-rate"]
     assert f["paired"] and f["reference"] == 0 and f["low"] > 50
-    assert "verdict(s) got worse than the reference: " in worse.output
+    assert " got worse than the reference: " in worse.output
+    assert "  * the 95% interval leaves out 0" in worse.output
     html = (new / "output" / "drinking-pyramid" / "validation" / "compare.html").read_text()
     n = record["worse"]
     assert n >= 1 and f"{n} verdict{'s' if n != 1 else ''} worse</span>" in html
