@@ -31,7 +31,8 @@ padding-bottom:.2em}h3{font-size:1rem;margin:1.2em 0 .3em}
 margin:.3em 0 .8em}
 table{border-collapse:collapse;margin:.4em 0 .8em;font-size:.88rem}th,td{padding:3px 9px;border-bottom:1px solid #eee;
 text-align:right;vertical-align:top;white-space:nowrap}td.l{white-space:normal}
-th{background:#f3f3f0;font-weight:600}td.l,th.l{text-align:left}
+th{background:#f3f3f0;font-weight:600;white-space:normal}td.l,th.l{text-align:left}
+.wide{overflow-x:auto;max-width:100%}
 .badge{display:inline-block;min-width:44px;text-align:center;font-weight:700;border-radius:4px;padding:1px 6px;
 color:#fff;font-size:.8rem}
 .PASS{background:#2b8a3e}.WARN{background:#d9822b}.FAIL{background:#c92a2a}
@@ -264,7 +265,8 @@ def render_html(s: dict, spec=None, drawing=None) -> str:
                                         for k, v in run["rules_options"].items()))],
         ["thresholds", esc(run["thresholds_source"])],
         ["wall time", f"{timing['wall_seconds']:.1f} s"],
-        ["games per second", f"{timing['games_per_second']:,} (main games, {timing['workers']} worker(s)"
+        ["games per second", f"{timing['games_per_second']:,} (main games, {timing['workers']} "
+                             f"worker{'s' if timing['workers'] != 1 else ''}"
                              f"{', Dask ' + esc(timing['scheduler']) if timing['scheduler'] else ''})"],
     ]
     parts.append(section("run", "Run record", "What was simulated: the same deck hash, rules hash, options and seed "

@@ -31,11 +31,13 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
     errors = [p for p in s["static"] if p["severity"] == "error"]
     warnings = [p for p in s["static"] if p["severity"] != "error"]
     if errors:
-        out.append(Verdict(FAIL, "static checks", f"{len(errors)} error(s) in the deck, first: {errors[0]['where']}: "
-                                                  f"{errors[0]['message']}"))
+        n = len(errors)
+        out.append(Verdict(FAIL, "static checks", f"{n} error{'s' if n != 1 else ''} in the deck, first: "
+                                                  f"{errors[0]['where']}: {errors[0]['message']}"))
     elif warnings:
-        out.append(Verdict(WARN, "static checks", f"{len(warnings)} warning(s), first: {warnings[0]['where']}: "
-                                                  f"{warnings[0]['message']}"))
+        n = len(warnings)
+        out.append(Verdict(WARN, "static checks", f"{n} warning{'s' if n != 1 else ''}, first: "
+                                                  f"{warnings[0]['where']}: {warnings[0]['message']}"))
     else:
         out.append(Verdict(PASS, "static checks", "counts, distributions and conditions are consistent"))
 
@@ -72,9 +74,10 @@ def judge(s: dict, th: Thresholds, spec=None) -> list[Verdict]:
                        f"{ties['rate'] * 100:.1f}% of games end in a tie"))
     stall = s["outcome"]["stalls"]
     warn, fail = th.get("stalls", "stall_rate_warn"), th.get("stalls", "stall_rate_fail")
+    stopped = f"{stall['count']} game{'s' if stall['count'] != 1 else ''}"
     out.append(Verdict(FAIL if above(_share(stall), fail) else WARN if above(_share(stall), warn) else PASS, "stalls",
-                       f"{stall['count']} game(s) stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, "
-                       "loops, stuck positions)"))
+                       f"{stopped} stopped without a result ({stall['rate'] * 100:.2f}%: turn cap, loops, stuck "
+                       "positions)"))
     if spec is not None and spec.verdicts is not None:
         for v in spec.verdicts(s, th):
             out.append(v if isinstance(v, Verdict) else

@@ -123,9 +123,10 @@ def sweep(ctx, slug, vary, n_games, sample, **common):
                       *figs)
     out.print(table)
     games = sum(r.tally.games for r in result.results)
+    workers = f"{result.workers} worker{'s' if result.workers != 1 else ''}"
     out.print(f"{games:,} games in {result.seconds:.1f} s ({games / max(result.seconds, 1e-9):,.0f} games/s, "
-              f"{result.workers} worker(s)); * the deck as it is; ± the larger side of the 95% interval (sweep.csv "
-              "holds both ends)", highlight=False)
+              f"{workers}); * the deck as it is; ± the larger side of the 95% interval (sweep.csv holds both ends)",
+              highlight=False)
     if count < result.grid:
         out.print(f"--sample {count}: a seeded random {count} of the grid's {result.grid} variants", highlight=False)
     for r in result.results:

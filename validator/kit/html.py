@@ -46,15 +46,16 @@ def num(x, digits=1) -> str:
 
 def table(header: list[str], rows: list[list], left: int = 1, cls: str = "", row_cls=None) -> str:
     """An HTML table: ``header`` is escaped here, the cells of ``rows`` must be HTML
-    already; the first ``left`` columns are aligned left, the rest right."""
-    out = [f"<table class='{cls}'><tr>"]
+    already; the first ``left`` columns are aligned left, the rest right.  A table wider than the page
+    scrolls within it (in a ``wide`` box), rather than running off its edge."""
+    out = [f"<div class='wide'><table class='{cls}'><tr>"]
     out += [f"<th class='{'l' if i < left else ''}'>{esc(h)}</th>" for i, h in enumerate(header)]
     out.append("</tr>")
     for j, r in enumerate(rows):
         rc = row_cls[j] if row_cls else ""
         out.append(f"<tr class='{rc}'>" + "".join(f"<td class='{'l' if i < left else ''}'>{v}</td>"
                                                    for i, v in enumerate(r)) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     return "".join(out)
 
 

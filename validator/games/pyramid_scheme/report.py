@@ -88,7 +88,7 @@ def _dead_cards(s: dict, n: int) -> Verdict:
     if few:
         parts.append(f"with fewer than {n} chances: " + "; ".join(few[:4])
                      + (f" and {len(few) - 4} more" if len(few) > 4 else ""))
-    return Verdict(WARN, "dead cards", f"{len(dead)} design(s): " + "; ".join(parts))
+    return Verdict(WARN, "dead cards", f"{len(dead)} design{'s' if len(dead) != 1 else ''}: " + "; ".join(parts))
 
 
 def _beyond(x: float, limit: float) -> bool:
