@@ -74,6 +74,14 @@ def check_options(options: ExportOptions) -> str:
         if used and options.to not in APPLIES[name]:
             raise ExportUsageError(f"{FLAGS[name]} does not apply to --to {options.to}; it applies to "
                                    f"{', '.join(APPLIES[name])}")
+    if options.base_url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(options.base_url)
+        if parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.netloc):
+            raise ExportUsageError(f"--base-url '{options.base_url}' is not an address Tabletop Simulator can load "
+                                   "the sheets from; give an http:// or https:// address (e.g. "
+                                   "https://example.org/my-game/), or leave it out for the export folder")
     if options.dpi is not None and not MIN_DPI <= options.dpi <= MAX_DPI:
         raise ExportUsageError(f"--dpi {options.dpi} is out of range; give {MIN_DPI} to {MAX_DPI}")
     if options.standard is not None and options.standard not in STANDARDS:

@@ -180,6 +180,9 @@ def test_the_export_command_writes_pictures_and_removes_stale_ones(tmp_path):
     (["--to", "png", "--dpi", "0"], "error --dpi 0 is out of range; give 36 to 1200"),
     (["--to", "mpc", "--dpi", "600"], "error --dpi does not apply to --to mpc; it applies to png, tts, pdfx, dtc"),
     (["--to", "tts", "--trim"], "error --trim does not apply to --to tts; it applies to png"),
+    (["--to", "tts", "--base-url", "notaurl"], "error --base-url 'notaurl' is not an address Tabletop Simulator can "
+     "load the sheets from; give an http:// or https:// address (e.g. https://example.org/my-game/), or leave it "
+     "out for the export folder"),
 ])
 def test_bad_requests_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
     data = copy_game(tmp_path / "data")
