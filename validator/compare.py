@@ -88,8 +88,9 @@ class Comparison:
 
 
 # ------------------------------------------------------------------ the reference
-def resolve_ref(text: str, data_dir: Path) -> Ref:
-    """What ``--compare REF`` names, or one line (exit 2) saying it is none of the three."""
+def resolve_ref(text: str, data_dir: Path, read: bool = True) -> Ref | None:
+    """What ``--compare REF`` names, or one line (exit 2) saying it is none of the three.  With ``read``
+    False, only the check: None, and a revision is not read out of git."""
     path = Path(text)
     if path.is_dir():
         if (path / "summary.json").is_file():  # (a validation folder may hold a cards.csv table of its own)
@@ -109,7 +110,7 @@ def resolve_ref(text: str, data_dir: Path) -> Ref:
     if rev is None:
         raise CommandLineError(f"--compare {text}: not a data folder, a summary.json, nor a git revision of the "
                                f"data folder ({Path(data_dir).resolve()})")
-    return _revision_ref(text, rev, data_dir)
+    return _revision_ref(text, rev, data_dir) if read else None
 
 
 def _summary_ref(path: Path, text: str) -> Ref:

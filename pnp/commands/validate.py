@@ -132,6 +132,12 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
                                f"{_FLAGS.get(name, '--' + name)}")
 
     project = load_project(data, list(slugs) or None)
+    # the mistakes that need no rules engine are said before any engine runs
+    boxes = project.select_expansions(expansions, strict=bool(slugs))
+    if compare is not None:
+        from validator.compare import resolve_ref
+
+        resolve_ref(compare, data, read=False)
     announce_rules(project, list(slugs) or list(project.games))
     if slugs:
         targets = list(slugs)
@@ -144,7 +150,6 @@ def validate(ctx, slugs, data, n_games, players_text, seed, workers, scheduler, 
         waiting = [slug for slug in project.games if slug not in targets]
         if waiting and replay is None:
             err.print(f"skipped {', '.join(waiting)}: no rules engine yet")
-    boxes = project.select_expansions(expansions, strict=bool(slugs))
 
     if replay is not None:
         if len(targets) != 1:

@@ -196,6 +196,16 @@ def test_rules_that_do_not_load_are_one_line_in_validate_and_check(tombs, name, 
     assert "the rules of tiny-tombs" not in checked.output
 
 
+@pytest.mark.parametrize("args, said", [
+    (["--compare", "no-such-ref"], "error --compare no-such-ref: not a data folder, a summary.json, nor a git revision"),
+    (["--expansion", "no-such-box"], "error unknown expansion 'no-such-box' for tiny-tombs; known: base"),
+])
+def test_a_command_line_mistake_that_needs_no_engine_is_said_before_one_runs(tombs, args, said):
+    result = pnp("validate", "tiny-tombs", "--data", str(tombs), *args)
+    assert result.exit_code == 2
+    assert result.output.strip().startswith(said) and "running the rules engine" not in result.output
+
+
 def test_the_engines_static_checks_run_under_validate_not_check(tombs):
     rows = (tombs / "cards.csv").read_text(encoding="utf-8").replace("tiny-tombs,relic,ankh,", "tiny-tombs,relic,eye,")
     (tombs / "cards.csv").write_text(rows, encoding="utf-8")
