@@ -102,38 +102,38 @@ def test_a_temporary_file_that_came_and_went_is_not_a_save():
     assert saved_paths(changes) == [Path("/d/templates/g/card.svg.j2"), Path("/d/templates/g/old.svg.j2")]
 
 
-def test_a_save_by_sed_names_the_file_saved(data, tmp_path):
-    """``sed -i`` writes a temporary file beside the template and renames it over it: the build names the
-    template alone."""
+def watched(data, tmp_path, save) -> list:
+    """The builds a watch loop made while ``save(built)`` saved (until it built), the loop stopped after."""
     session = Session(data, [SLUG], tmp_path / "out")
     session.build()
     built = []
     stop = threading.Event()
     thread = threading.Thread(target=watch, args=(session, built.append, stop), daemon=True)
     thread.start()
-    template = data / "templates" / SLUG / "police-back.svg.j2"
-    deadline = time.monotonic() + 60
-    n = 0
-    while not built and time.monotonic() < deadline:
-        n += 1
-        subprocess.run(["sed", "-i", f"$a<!-- {n} -->", str(template)], check=True)
-        time.sleep(1.0)
+    save(built)
     stop.set()
     thread.join(timeout=10)
+    assert not thread.is_alive()
+    return built
+
+
+def test_a_save_by_sed_names_the_file_saved(data, tmp_path):
+    """``sed -i`` writes a temporary file beside the template and renames it over it: the build names the
+    template alone."""
+    template = data / "templates" / SLUG / "police-back.svg.j2"
+
+    def sed(built):
+        deadline, n = time.monotonic() + 60, 0
+        while not built and time.monotonic() < deadline:
+            n += 1
+            subprocess.run(["sed", "-i", f"$a<!-- {n} -->", str(template)], check=True)
+            time.sleep(1.0)
+    built = watched(data, tmp_path, sed)
     assert built and built[0].trigger == f"templates/{SLUG}/police-back.svg.j2", built[0].trigger
 
 
 def test_the_watch_loop_builds_after_a_save_and_stops(data, tmp_path):
-    session = Session(data, [SLUG], tmp_path / "out")
-    session.build()
-    built = []
-    stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(session, built.append, stop), daemon=True)
-    thread.start()
-    save_until_built(data / "cards.csv", "g01", "Penny Saver", built)
-    stop.set()
-    thread.join(timeout=10)
-    assert not thread.is_alive()
+    built = watched(data, tmp_path, lambda built: save_until_built(data / "cards.csv", "g01", "Penny Saver", built))
     assert built and built[-1].ok and built[0].trigger == "cards.csv"
     names = {c.id: c.name for g in built[-1].games for _, _, cs in g.decks for c in cs}
     assert names["g01"].startswith("Penny Saver")
