@@ -20,6 +20,10 @@ from .manifest import BASE_COLUMNS, COMMON_COLUMNS, Manifest, load_manifest
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _INT = re.compile(r"^[+-]?\d+(?:\.0+)?$")  # "3.0" is how some spreadsheets store 3
+#: the most copies one row may ask for: a sheet of a thousand of one card is printed again, not asked for at once
+MAX_COPIES = 1000
+#: the longest id: ids name the files of exports (GAME-DECK-ID-front.png), which file systems cap at 255 bytes
+MAX_ID = 64
 
 REQUIRED_HEADER = {"cards": ("game", "deck", "id", "name", "count"), "goals": ("game", "id", "name", "count")}
 
@@ -364,6 +368,10 @@ class _RowChecker:
         elif not _ID.match(card_id):
             self.err(row, "id", f"'{card_id}' is not a valid id (letters, digits, '-', '_' and '.'; no spaces)")
             ok = False
+        elif len(card_id) > MAX_ID:
+            self.err(row, "id", f"'{card_id[:20]}...' is {len(card_id)} characters long; an id has at most {MAX_ID} "
+                     "(it names the component's files)")
+            ok = False
         else:
             first = self.seen_ids.get((game, card_id))
             if first is not None:
@@ -384,6 +392,10 @@ class _RowChecker:
             count = int(float(count_raw))
             if count < 1:
                 self.err(row, "count", f"'{count_raw}' is not a valid count; expected 1 or more copies")
+                ok = False
+            elif count > MAX_COPIES:
+                self.err(row, "count", f"{count:,} copies of one component; a row asks for at most {MAX_COPIES:,} "
+                         "(print the sheet again for more)")
                 ok = False
         expansion = v.get("expansion", "") or "base"
         if expansion not in manifest.expansions:

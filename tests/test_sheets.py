@@ -74,6 +74,21 @@ def test_unknown_game_and_empty_cells(data):
     ]
 
 
+def test_a_count_past_a_print_run_and_an_id_too_long_for_a_file_name_are_one_line_each(data):
+    # a billion copies would take the machine's memory imposing them; a 300-character id makes export
+    # file names (GAME-DECK-ID-front.png) longer than a file system allows
+    path = data / "cards.csv"
+    set_cell(path, 4, "count", "1000000000")
+    set_cell(path, 6, "id", "x" * 300)
+    set_cell(path, 8, "count", "1000")  # the most a row may ask for
+    assert errors_of(data) == [
+        "cards.csv:4:count: 1,000,000,000 copies of one component; a row asks for at most 1,000 (print the sheet "
+        "again for more)",
+        "cards.csv:6:id: 'xxxxxxxxxxxxxxxxxxxx...' is 300 characters long; an id has at most 64 (it names the "
+        "component's files)",
+    ]
+
+
 def test_missing_column(data):
     path = data / "cards.csv"
     rows = read_rows(path)
