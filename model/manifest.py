@@ -294,6 +294,10 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
         problems.error(where, None, None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save it as UTF-8",
                        unreadable=True)
         return None
+    except RecursionError:  # (tomllib reads nested arrays and tables by recursion)
+        problems.error(where, None, None, "nests arrays or tables too deeply to be read (hundreds of levels); a "
+                       "manifest needs a few", unreadable=True)
+        return None
     except OSError as exc:
         problems.error(where, None, None, f"cannot be read: {exc.strerror or exc}", unreadable=True)
         return None

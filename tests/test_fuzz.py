@@ -154,6 +154,14 @@ def test_a_manifest_that_is_not_toml_gives_a_clean_line(starter, tmp_path_factor
     assert "error templates/fuzz/game.toml" in assert_clean(folder)
 
 
+def test_a_manifest_nested_past_what_can_be_read_gives_a_clean_line(starter, tmp_path_factory):
+    folder = fresh(starter, tmp_path_factory)
+    path = folder / "templates" / SLUG / "game.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "x = " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
+    assert ("error templates/fuzz/game.toml: nests arrays or tables too deeply to be read (hundreds of levels); a "
+            "manifest needs a few") in assert_clean(folder).splitlines()
+
+
 # ------------------------------------------------------------------ templates
 piece = st.one_of(
     st.sampled_from([

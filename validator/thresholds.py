@@ -169,6 +169,8 @@ def load_thresholds(path: Path | None, spec=None) -> Thresholds:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PnpError(f"{path}: not a valid TOML file: {exc}") from None
+    except RecursionError:
+        raise PnpError(f"{path}: nests arrays or tables too deeply to be read (hundreds of levels)") from None
     for section, keys in raw.items():
         if not isinstance(keys, dict):
             raise PnpError(f"{path}: '{section}' must be a [section] of keys")

@@ -72,7 +72,7 @@ def manifest_game(text: str) -> dict:
 
     try:
         game = tomllib.loads(text).get("game", {})
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return {}
     return game if isinstance(game, dict) else {}
 
