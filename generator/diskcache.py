@@ -14,8 +14,12 @@ its design key, the PDF form stream a display list wrote (``pdf.FormStream``,
 so that the card sheets take a design unchanged since the last build without
 running its list again), and compiled Jinja2 templates; the pictures encoded for
 PDFs, megabytes each, are files of their own beside it (``blobs/``).  Every value
-carries a digest of itself (a blob, its length and CRC-32); an entry that fails it, or that is not in the format this version
-writes, is ignored (and replaced when the design is rendered again).  A file
+carries a seal made with a key bound to the database file (a blob, to the blobs folder): its
+place, device and inode, which a copy made anywhere else does not have.  So a cache that came
+with a game folder, written somewhere else, is never read: each of its entries fails its seal
+and the design is rendered again (a forged entry could otherwise name a picture outside the
+folder, or print what no template wrote).  An entry that fails its seal, or that is not in the
+format this version writes, is ignored (and replaced when the design is rendered again).  A file
 that is not a database, or a database of another layout, is set aside and a
 new one started.  Anything else that goes wrong with the database (a full
 disk, a read-only folder) turns the cache off for the rest of the run and is
@@ -35,7 +39,6 @@ import os
 import sqlite3
 import struct
 import threading
-import zlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -45,25 +48,41 @@ from .draw import displaylist
 from .stages.cache import Drawing, RenderedSvg, cache_folder
 
 DB_NAME = "cache.sqlite"
-SCHEMA = 1
+SCHEMA = 2  # 2: entries sealed with the database file's own key
 FLUSH_EVERY = 200
 DIGEST = 16
 SVG_FORMAT = 3
 BLOB_DIR = "blobs"
-BLOB_HEAD = struct.Struct("<QI")  # a blob file's length and CRC-32 of what follows
+BLOB_HEAD = struct.Struct("<Q16s")  # a blob file's length and the seal of what follows
 
 
-def _seal(payload: bytes) -> bytes:
-    return hashlib.blake2b(payload, digest_size=DIGEST).digest() + payload
+def place_key(path: Path, purpose: str) -> bytes | None:
+    """A key bound to the file or folder ``path`` itself: its place, device and inode (None when it is
+    missing).  A copy of it made anywhere else has another key."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    text = f"{Path(path).resolve()}\0{st.st_dev}\0{st.st_ino}\0{purpose}"
+    return hashlib.blake2b(text.encode(), digest_size=32).digest()
 
 
-def _open(sealed) -> bytes | None:
-    if not isinstance(sealed, bytes) or len(sealed) < DIGEST:
+def _seal(key: bytes, name: str, payload: bytes) -> bytes:
+    """The seal of ``payload`` kept under ``name`` (its kind and key), made with ``key``."""
+    mac = hashlib.blake2b(key=key, digest_size=DIGEST)
+    mac.update(name.encode() + b"\0")
+    mac.update(payload)
+    return mac.digest()
+
+
+def _open(key: bytes | None, name: str, sealed) -> bytes | None:
+    """The payload of a sealed value, or None when it does not carry its seal under ``key``."""
+    import hmac
+
+    if key is None or not isinstance(sealed, bytes) or len(sealed) < DIGEST:
         return None
     payload = sealed[DIGEST:]
-    if hashlib.blake2b(payload, digest_size=DIGEST).digest() != sealed[:DIGEST]:
-        return None
-    return payload
+    return payload if hmac.compare_digest(_seal(key, name, payload), sealed[:DIGEST]) else None
 
 
 def _svg_dumps(rendered: RenderedSvg) -> bytes:
@@ -77,12 +96,19 @@ def _svg_loads(data: bytes) -> RenderedSvg | None:
         fmt, front, back, warnings, notes, pictures = marshal.loads(data)
         if fmt != SVG_FORMAT or type(front) is not str or not (back is None or type(back) is str):
             return None
-        if not all(type(p) is tuple and len(p) == 2 and all(type(v) is str for v in p) for p in pictures):
+        if not all(type(p) is tuple and len(p) == 2 and all(type(v) is str for v in p) and _inside(p[0])
+                   for p in pictures):
             return None
         return RenderedSvg(front, back, tuple(Problem(*w) for w in warnings), tuple(str(n) for n in notes),
                            tuple(pictures))
     except (EOFError, ValueError, TypeError):
         return None
+
+
+def _inside(rel: str) -> bool:
+    """Whether a picture's name, as a kept design gives it, stays inside the data folder (relative, no ``..``)."""
+    parts = rel.replace("\\", "/").split("/")
+    return bool(rel) and not rel.startswith(("/", "\\")) and ":" not in rel and ".." not in parts
 
 
 class DiskCache:
@@ -112,6 +138,8 @@ class DiskCache:
         self.hits = 0
         self.misses = 0
         self._code_key_found = None
+        self._entry_key_found = None
+        self._blob_key_found = None
 
     # each worker process opens its own connection
     def __getstate__(self):
@@ -189,6 +217,7 @@ class DiskCache:
 
     def _set_aside(self) -> bool:
         """Remove a database file that is damaged or not ours."""
+        self._entry_key_found = self._code_key_found = None  # (bound to the file removed)
         try:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 p = self.path.with_name(DB_NAME + suffix)
@@ -213,7 +242,7 @@ class DiskCache:
     def _read(self, kind: str, key: str) -> bytes | None:
         pending = self._pending.get((kind, key))
         if pending is not None:
-            return _open(pending)
+            return pending
         if not self.path.exists():
             return None
         with self._lock:
@@ -225,13 +254,20 @@ class DiskCache:
             except sqlite3.DatabaseError as exc:
                 self._disable(f"the build cache could not be read ({exc}); building without it")
                 return None
-        return None if row is None else _open(row[0])
+        return None if row is None else _open(self._entry_key(), f"{kind}\0{key}", row[0])
+
+    def _entry_key(self) -> bytes | None:
+        """The key that seals the database's entries (``place_key`` of the database file)."""
+        found = self._entry_key_found
+        if found is None:
+            found = self._entry_key_found = place_key(self.path, "entries")
+        return found
 
     def _write(self, kind: str, key: str, payload: bytes) -> None:
         if self.disabled or self.read_only:
             return
         with self._lock:
-            self._pending[(kind, key)] = _seal(payload)
+            self._pending[(kind, key)] = payload
             if len(self._pending) >= FLUSH_EVERY:
                 self.flush()
 
@@ -240,11 +276,13 @@ class DiskCache:
         with self._lock:
             if not self._pending or self.disabled:
                 return
-            rows = [(kind, key, value) for (kind, key), value in self._pending.items()]
+            pending = list(self._pending.items())
             self._pending.clear()
             conn = self._connect()
-            if conn is None:
+            seal = self._entry_key() if conn is not None else None  # (the file exists once connected)
+            if seal is None:
                 return
+            rows = [(kind, key, _seal(seal, f"{kind}\0{key}", value) + value) for (kind, key), value in pending]
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany("INSERT OR REPLACE INTO entries (kind, key, value) VALUES (?, ?, ?)", rows)
@@ -371,6 +409,8 @@ class DiskCache:
 
     def get_blob(self, key: str) -> bytes | None:
         """Bytes kept under a key (pictures encoded for PDFs), or None."""
+        import hmac
+
         if self.disabled:
             return None
         try:
@@ -379,11 +419,19 @@ class DiskCache:
             return None
         if len(data) < BLOB_HEAD.size:
             return None
-        length, crc = BLOB_HEAD.unpack_from(data)
+        length, seal = BLOB_HEAD.unpack_from(data)
         payload = memoryview(data)[BLOB_HEAD.size:]
-        if len(payload) != length or zlib.crc32(payload) != crc:
+        folder = self._blob_key()
+        if len(payload) != length or folder is None or not hmac.compare_digest(seal, _seal(folder, key, payload)):
             return None
         return payload.tobytes()
+
+    def _blob_key(self) -> bytes | None:
+        """The key that seals the blobs (``place_key`` of their folder)."""
+        found = self._blob_key_found
+        if found is None:
+            found = self._blob_key_found = place_key(self.folder / BLOB_DIR, "blobs")
+        return found
 
     def put_blob(self, key: str, data: bytes) -> None:
         """Keep ``data`` under a key: a file written whole (under another name, then renamed)."""
@@ -393,8 +441,11 @@ class DiskCache:
         part = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            folder = self._blob_key()
+            if folder is None:
+                return
             with open(part, "wb") as fh:
-                fh.write(BLOB_HEAD.pack(len(data), zlib.crc32(data)))
+                fh.write(BLOB_HEAD.pack(len(data), _seal(folder, key, data)))
                 fh.write(data)
             os.replace(part, path)
         except OSError as exc:
@@ -443,15 +494,10 @@ class DiskCache:
         device and inode, which a copy of it made anywhere else does not have) and the sandbox's
         revision; None while there is no database (compiled templates are kept from the next build on)."""
         found = self._code_key_found
-        if found is None:
+        if found is None:  # (the database is made when the first entries are written)
             from .stages.sandbox import REVISION
 
-            try:  # not made here when missing: the database is made when the first entries are written
-                st = os.stat(self.path)
-            except OSError:
-                return None
-            text = f"{self.path.resolve()}\0{st.st_dev}\0{st.st_ino}\0sandbox {REVISION}"
-            found = self._code_key_found = hashlib.blake2b(text.encode(), digest_size=32).digest()
+            found = self._code_key_found = place_key(self.path, f"sandbox {REVISION}")
         return found
 
 

@@ -154,6 +154,52 @@ def test_compiled_templates_in_a_cache_that_came_with_the_folder_never_run(examp
     assert marker.exists()
 
 
+def test_rendered_designs_in_a_cache_that_came_with_the_folder_are_rendered_again(example, tmp_path):
+    """A stranger's cache holds each design's rendered SVG, sealed by their own copy of the database, printing
+    what no template wrote."""
+    import marshal
+    import sqlite3
+
+    from generator.diskcache import _seal, place_key
+
+    out = example / "output"
+    build(example, out)
+    db = cache_folder(out) / "cache.sqlite"
+    key = place_key(db, "entries")  # the stranger's, where they built it
+
+    def forge(conn):
+        for k, value in conn.execute("SELECT key, value FROM entries WHERE kind='svg'").fetchall():
+            fmt, front, back, warnings, notes, pictures = marshal.loads(value[16:])
+            front = front.replace("</svg>", '<text x="5" y="20">FORGED</text></svg>')
+            payload = marshal.dumps((fmt, front, back, warnings, notes, pictures))
+            conn.execute("UPDATE entries SET value=? WHERE kind='svg' AND key=?",
+                         (_seal(key, f"svg\0{k}", payload) + payload, k))
+    with sqlite3.connect(db) as conn:
+        forge(conn)
+    conn.close()
+    # where the stranger built it, their entries are good (the check below can fail) ...
+    forged = build(example, out)
+    assert forged.changed == [] and "FORGED" in pdf_text(out / SLUG / f"{SLUG}-cards.pdf")
+    # ... but the folder as it arrives here is another copy of the file: every design is rendered again
+    arrived = tmp_path / "arrived"
+    shutil.copytree(example, arrived)
+    result = build(arrived, arrived / "output")
+    assert sorted(result.changed) == sorted(c.id for c in load_project(arrived, [SLUG]).games[SLUG].cards)
+    assert "FORGED" not in pdf_text(arrived / "output" / SLUG / f"{SLUG}-cards.pdf")
+
+
+@pytest.mark.parametrize("name", ["../../../../dev/zero", "/dev/zero", "art/../../x.png", "art\\..\\..\\x.png"])
+def test_a_kept_design_naming_a_picture_outside_the_folder_is_not_taken(name):
+    # (a seal keeps a stranger's entries out; this keeps out one that would have the build read outside)
+    import marshal
+
+    from generator.diskcache import SVG_FORMAT, _svg_loads
+
+    good = (SVG_FORMAT, "<svg/>", None, (), (), (("art/scarab.png", "0" * 32),))
+    assert _svg_loads(marshal.dumps(good)) is not None
+    assert _svg_loads(marshal.dumps(good[:5] + (((name, "0" * 32),),))) is None
+
+
 def test_a_kept_compiled_template_is_used_again(example, tmp_path, monkeypatch):
     from generator.stages import render
 
