@@ -14,6 +14,7 @@ import io
 import json
 from pathlib import Path
 
+from model import csvsafe
 from model.atomic import write_files
 from validator.kit import get_spec
 from validator.kit.spec import option_text
@@ -50,8 +51,8 @@ nav a{margin-right:12px;font-size:.88rem}
 def _csv_text(header: list[str], rows: list[list]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
+    w.writerow(csvsafe.row(header))
+    w.writerows(csvsafe.row(r) for r in rows)  # (a card named "=cmd|..." stays text in a spreadsheet)
     return buf.getvalue()
 
 

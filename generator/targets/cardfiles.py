@@ -8,6 +8,8 @@ import csv
 import io
 import re
 
+from model import csvsafe
+
 from ..stages.designs import RenderedDesign
 
 
@@ -37,5 +39,5 @@ def manifest_csv(rows: list[dict], fields: tuple[str, ...] = PICTURE_FIELDS) -> 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fields, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: csvsafe.cell(v) for k, v in r.items()} for r in rows)  # (a card named "=cmd|...")
     return buffer.getvalue().encode("utf-8")
