@@ -24,6 +24,9 @@ _INT = re.compile(r"^[+-]?\d+(?:\.0+)?$")  # "3.0" is how some spreadsheets stor
 MAX_COPIES = 1000
 #: the longest id: ids name the files of exports (GAME-DECK-ID-front.png), which file systems cap at 255 bytes
 MAX_ID = 64
+#: the most rows and columns a sheet may have (a game has tens to hundreds of designs): a workbook of a few
+#: kilobytes can declare a cell a million rows down and sixteen thousand columns across
+MAX_ROWS, MAX_COLUMNS = 10_000, 200
 
 REQUIRED_HEADER = {"cards": ("game", "deck", "id", "name", "count"), "goals": ("game", "id", "name", "count")}
 
@@ -240,11 +243,42 @@ def csv_delimiter(text: str) -> str:
     return max(",;\t", key=text.split("\n", 1)[0].count)
 
 
+def _too_large(rows: int, columns: int) -> str:
+    what = f"more than {MAX_ROWS:,} rows" if rows > MAX_ROWS else f"{columns:,} columns"
+    return (f"has {what}; a sheet holds at most {MAX_ROWS:,} rows of {MAX_COLUMNS} columns (one row per "
+            "design; check for a stray cell far below or to the right)")
+
+
+def _workbook_too_large(path: Path) -> str | None:
+    """Why the workbook's first sheet (the one read) is too large to read, or None: read row by row,
+    as its cells are stored, before pandas makes a table of every row and column up to its farthest cell."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(path, read_only=True, data_only=True)
+    try:
+        sheet = book.worksheets[0]
+        sheet.reset_dimensions()  # (the size a workbook declares may be anything)
+        for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+            if number > MAX_ROWS + 1:
+                return _too_large(number - 1, 0)
+            while row and row[-1] is None:
+                row = row[:-1]
+            if len(row) > MAX_COLUMNS:
+                return _too_large(0, len(row))
+    finally:
+        book.close()
+    return None
+
+
 def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[int, dict]]] | None:
     if path.suffix.lower() in (".xlsx", ".xls"):
         import pandas as pd  # only XLSX input pays for pandas
 
         try:
+            wrong = _workbook_too_large(path)
+            if wrong:
+                problems.error(path.name, None, None, wrong)
+                return None
             frame = pd.read_excel(path, dtype=str, keep_default_na=False)
         except Exception as exc:  # noqa: BLE001 - any reader failure is the user's file
             problems.error(path.name, None, None, f"cannot read the workbook: {exc}")
@@ -260,6 +294,9 @@ def _read_table(path: Path, problems: Problems) -> tuple[list[str], list[tuple[i
         lines = list(reader)
     except csv.Error as exc:
         problems.error(path.name, reader.line_num, None, f"not a readable CSV file: {exc}")
+        return None
+    if len(lines) > MAX_ROWS + 1 or len(lines[0]) > MAX_COLUMNS:
+        problems.error(path.name, None, None, _too_large(len(lines) - 1, len(lines[0])))
         return None
     header = [h.strip() for h in lines[0]]
     rows = []

@@ -155,6 +155,37 @@ def test_xlsx_input(tmp_path, data):
     assert errors_of(data) == ["cards.xlsx:40:number: 'seven' is not a whole number"]
 
 
+@pytest.mark.parametrize("cell, said", [
+    ("XFD2", "has 16,384 columns"),
+    ("A1048576", "has more than 10,000 rows"),
+])
+def test_a_workbook_with_a_cell_far_away_is_one_line_read_in_little_memory(tmp_path, data, cell, said):
+    # a few kilobytes of workbook whose farthest cell would make a table of millions of cells
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from openpyxl import Workbook, load_workbook
+
+    rows = read_rows(data / "cards.csv")
+    book = Workbook()
+    for r in rows:
+        book.active.append(r)
+    book.active[cell] = "x"
+    book.save(data / "cards.xlsx")
+    (data / "cards.csv").unlink()
+    assert load_workbook(data / "cards.xlsx", read_only=True).worksheets[0][cell].value == "x"
+    probe = ("import resource, sys\nfrom model.sheets import load_project\nfrom model.errors import InputErrors\n"
+             "try:\n    load_project(sys.argv[1])\nexcept InputErrors as e:\n    print(e.problems[0])\n"
+             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(data)], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[1])
+    said_line, peak_kb = done.stdout.splitlines()
+    assert said_line == (f"cards.xlsx: {said}; a sheet holds at most 10,000 rows of 200 columns (one row per design; "
+                         "check for a stray cell far below or to the right)")
+    assert int(peak_kb) < 400_000, peak_kb
+
+
 def test_a_broken_row_of_another_game_does_not_stop_this_one(data):
     import shutil
 
