@@ -243,6 +243,13 @@ BOUNDS = {
                                        "most 16,000,000")),
     "a long set block": ("{% set big %}{% for i in range(5) %}{{ 'x' * 900000 }}{% endfor %}{% endset %}",
                          at("rendered text of 4,500,000 characters; a template may make at most 4,000,000")),
+    "many long strings mapped": ("{{ (['a' * 900000] * 90000)|map('upper')|list|length }}",
+                                 at("|list of a sequence of 16,200,000 characters in its items; a template may make "
+                                    "at most 16,000,000")),
+    "translate": ("{{ ('a' * 900000).translate({97: 'b' * 900000}) }}",
+                  at("translate() of 810,000,000,000 characters; a template may make at most 1,000,000")),
+    "lists summed": ("{{ ([[0] * 90000] * 90000)|sum(start=[]) }}",
+                     at("|sum of lists of 8,100,000,000 items; a template may make at most 100,000")),
     "a template including itself": ("{% include 'card.svg.j2' %}",
                                     at("templates call, include, extend or import one another without end (or nest "
                                        "too deeply to read); break the circle")),

@@ -275,7 +275,12 @@ def guard_filter(name: str, fn):
         rest = args[start + 1:]
         kind = type(value)
         if kind is types.GeneratorType or kind is map or kind is filter:  # a lazy sequence: its items, bounded
-            items = list(itertools.islice(value, limits.items + 1))
+            items, total = [], 0
+            for item in itertools.islice(value, limits.items + 1):  # (and what they hold, as they are made)
+                items.append(item)
+                total += size_of(item, limits.printed)
+                if total > limits.printed:
+                    raise too_long(f"|{name} of a sequence", total, limits.printed, "characters in its items")
             if len(items) > limits.items:
                 raise too_long(f"|{name} of a sequence", len(items), limits.items, "items")
             args = (*args[:start], items, *rest)
@@ -288,6 +293,11 @@ def guard_filter(name: str, fn):
                 break
         if sized and not plain:
             check_big_ints((*rest, *kwargs.values()), getattr(limits, count_limit), f"|{name}")
+        if name == "sum" and isinstance(value, (list, tuple)):  # lists added up: their items, before they are
+            first = kwargs.get("start", rest[1] if len(rest) > 1 else 0)  # (each sum copies all so far)
+            total = sum(len(v) for v in (first, *value) if type(v) in (list, tuple))
+            if total > limits.items:
+                raise too_long("|sum of lists", total, limits.items, "items")
         if stringy and (grows or not plain or kind not in _SCALARS):
             size = size_of(value, limits.string) + sum(size_of(a, limits.string) for a in (*rest, *kwargs.values()))
             if grows or size > limits.string:
@@ -348,6 +358,10 @@ def check_str_call(text: str, name: str, args, kwargs, limits: Limits) -> None:
         size = _replaced_size(text, values[0], values[1])
         if size > limits.string:
             raise too_long("replace()", size, limits.string)
+    elif name == "translate" and values and isinstance(values[0], dict):
+        longest = max((len(v) for v in values[0].values() if isinstance(v, str)), default=1)
+        if len(text) * max(longest, 1) > limits.string:
+            raise too_long("translate()", len(text) * longest, limits.string)
     elif name == "join" and values:
         items = values[0]
         if isinstance(items, (list, tuple)):
