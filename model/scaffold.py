@@ -90,7 +90,7 @@ class Written:
 
 
 def _existing_rows(path: Path, slug: str) -> list[int]:
-    from .sheets import read_table
+    from .tables import read_table
 
     problems = Problems()
     table = read_table(path, problems)
@@ -102,7 +102,7 @@ def _existing_rows(path: Path, slug: str) -> list[int]:
 
 def _append(path: Path, rows: list[dict[str, str]]) -> tuple[bytes, list[str]]:
     """The bytes of ``path`` with ``rows`` added at the end, in the file's own CSV dialect."""
-    from .sheets import csv_delimiter
+    from .tables import csv_delimiter
 
     data = path.read_bytes()  # kept as it is, byte-order mark and all
     text = data.decode("utf-8-sig")
