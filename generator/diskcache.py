@@ -67,8 +67,9 @@ def place_key(path: Path, purpose: str) -> bytes | None:
     return hashlib.blake2b(text.encode(), digest_size=32).digest()
 
 
-def _seal(key: bytes, name: str, payload: bytes) -> bytes:
-    """The seal of ``payload`` kept under ``name`` (its kind and key), made with ``key``."""
+def seal(key: bytes, name: str, payload: bytes) -> bytes:
+    """The seal of ``payload`` kept under ``name`` (an entry's kind and key, NUL between; a blob's key), made
+    with ``key`` (``place_key``)."""
     mac = hashlib.blake2b(key=key, digest_size=DIGEST)
     mac.update(name.encode() + b"\0")
     mac.update(payload)
@@ -82,7 +83,7 @@ def _open(key: bytes | None, name: str, sealed) -> bytes | None:
     if key is None or not isinstance(sealed, bytes) or len(sealed) < DIGEST:
         return None
     payload = sealed[DIGEST:]
-    return payload if hmac.compare_digest(_seal(key, name, payload), sealed[:DIGEST]) else None
+    return payload if hmac.compare_digest(seal(key, name, payload), sealed[:DIGEST]) else None
 
 
 def _svg_dumps(rendered: RenderedSvg) -> bytes:
@@ -91,7 +92,8 @@ def _svg_dumps(rendered: RenderedSvg) -> bytes:
                           tuple(tuple(p) for p in rendered.pictures)))
 
 
-def _svg_loads(data: bytes) -> RenderedSvg | None:
+def svg_loads(data: bytes) -> RenderedSvg | None:
+    """A kept design's rendered SVG from its payload, or None when it is not one this version takes."""
     try:
         fmt, front, back, warnings, notes, pictures = marshal.loads(data)
         if fmt != SVG_FORMAT or type(front) is not str or not (back is None or type(back) is str):
@@ -279,10 +281,10 @@ class DiskCache:
             pending = list(self._pending.items())
             self._pending.clear()
             conn = self._connect()
-            seal = self._entry_key() if conn is not None else None  # (the file exists once connected)
-            if seal is None:
+            sealing = self._entry_key() if conn is not None else None  # (the file exists once connected)
+            if sealing is None:
                 return
-            rows = [(kind, key, _seal(seal, f"{kind}\0{key}", value) + value) for (kind, key), value in pending]
+            rows = [(kind, key, seal(sealing, f"{kind}\0{key}", value) + value) for (kind, key), value in pending]
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany("INSERT OR REPLACE INTO entries (kind, key, value) VALUES (?, ?, ?)", rows)
@@ -325,7 +327,7 @@ class DiskCache:
         found = self._svgs.get(key)
         if found is None:
             data = self._read("svg", key)
-            found = None if data is None else _svg_loads(data)
+            found = None if data is None else svg_loads(data)
             if found is not None:  # kept for this process's builds (small; a build asks twice)
                 self._svgs[key] = found
         if found is None:
@@ -419,10 +421,10 @@ class DiskCache:
             return None
         if len(data) < BLOB_HEAD.size:
             return None
-        length, seal = BLOB_HEAD.unpack_from(data)
+        length, kept = BLOB_HEAD.unpack_from(data)
         payload = memoryview(data)[BLOB_HEAD.size:]
         folder = self._blob_key()
-        if len(payload) != length or folder is None or not hmac.compare_digest(seal, _seal(folder, key, payload)):
+        if len(payload) != length or folder is None or not hmac.compare_digest(kept, seal(folder, key, payload)):
             return None
         return payload.tobytes()
 
@@ -445,7 +447,7 @@ class DiskCache:
             if folder is None:
                 return
             with open(part, "wb") as fh:
-                fh.write(BLOB_HEAD.pack(len(data), _seal(folder, key, data)))
+                fh.write(BLOB_HEAD.pack(len(data), seal(folder, key, data)))
                 fh.write(data)
             os.replace(part, path)
         except OSError as exc:

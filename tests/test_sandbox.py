@@ -160,7 +160,7 @@ def test_rendered_designs_in_a_cache_that_came_with_the_folder_are_rendered_agai
     import marshal
     import sqlite3
 
-    from generator.diskcache import _seal, place_key
+    from generator.diskcache import place_key, seal
 
     out = example / "output"
     build(example, out)
@@ -173,7 +173,7 @@ def test_rendered_designs_in_a_cache_that_came_with_the_folder_are_rendered_agai
             front = front.replace("</svg>", '<text x="5" y="20">FORGED</text></svg>')
             payload = marshal.dumps((fmt, front, back, warnings, notes, pictures))
             conn.execute("UPDATE entries SET value=? WHERE kind='svg' AND key=?",
-                         (_seal(key, f"svg\0{k}", payload) + payload, k))
+                         (seal(key, f"svg\0{k}", payload) + payload, k))
     with sqlite3.connect(db) as conn:
         forge(conn)
     conn.close()
@@ -193,11 +193,11 @@ def test_a_kept_design_naming_a_picture_outside_the_folder_is_not_taken(name):
     # (a seal keeps a stranger's entries out; this keeps out one that would have the build read outside)
     import marshal
 
-    from generator.diskcache import SVG_FORMAT, _svg_loads
+    from generator.diskcache import SVG_FORMAT, svg_loads
 
     good = (SVG_FORMAT, "<svg/>", None, (), (), (("art/scarab.png", "0" * 32),))
-    assert _svg_loads(marshal.dumps(good)) is not None
-    assert _svg_loads(marshal.dumps(good[:5] + (((name, "0" * 32),),))) is None
+    assert svg_loads(marshal.dumps(good)) is not None
+    assert svg_loads(marshal.dumps(good[:5] + (((name, "0" * 32),),))) is None
 
 
 def test_a_kept_compiled_template_is_used_again(example, tmp_path, monkeypatch):
