@@ -1,8 +1,11 @@
 """The local preview page: Starlette on uvicorn, bound to 127.0.0.1 only.
 
-``/`` is the page (``static/index.html``); ``/api/state`` the last build as
+``/`` is the page (``static/index.html``, with its script ``/preview.js`` and
+style sheet ``/preview.css``); ``/api/state`` the last build as
 JSON (cards, row values, warnings, data errors); ``/api/svg`` the SVG of
-designs by key (immutable: the key is a digest of the text); ``/fonts.css``
+designs by key (immutable: the key is a digest of the text), each cut down to
+its drawing (``svgsafe.clean_svg``: no style sheet, script, link or
+reference outside it); ``/fonts.css``
 and ``/fonts/...`` the font files of every family the cards may use (the
 DejaVu families and the games' own), so that the browser draws the cards'
 text with the fonts the PDFs embed; ``/pictures/DIGEST`` the picture files
@@ -16,6 +19,10 @@ Only a request that names this machine in its ``Host`` header is answered
 elsewhere that points a name of its own at 127.0.0.1 (DNS rebinding) gets 421
 and nothing else.  Ctrl-C or SIGTERM ends the event streams first, then the
 server, and the session's helper process with it: no traceback, no warning.
+
+Every response carries :data:`SECURITY_HEADERS`: a Content-Security-Policy that lets the page run
+only its own script, load only its own style sheets, fonts, pictures and data, and be framed by
+nobody, so that a drawing that got past both sanitizers still loads and runs nothing.
 """
 
 from __future__ import annotations
@@ -32,12 +39,29 @@ from pathlib import Path
 from generator.art.fonts import FACE_FAMILY, FAMILIES, face_file
 
 from .session import Session, Snapshot
+from .svgsafe import clean_svg
 
 HOST = "127.0.0.1"
 KEEPALIVE_S = 15.0
 PICTURE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "svg": "image/svg+xml"}
 #: The names of this machine a request may give in its Host header.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: The page's policy: its own script and style sheets only (no inline script, no <style> element; the
+#: ``style`` attributes a template may write on its shapes stay), pictures, fonts and data from this server
+#: only, no plug-ins, forms, <base> or framing.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; style-src-elem 'self'; "
+                           "style-src-attr 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; "
+                           "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+                           "frame-ancestors 'none'")
+#: Sent with every response (a response that sets one of them itself keeps its own).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
 
 
 def local_host(value: str, port: int | None) -> bool:
@@ -80,6 +104,29 @@ class LocalOnly:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (421s, 404s and errors included)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in self.headers if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def font_css() -> str:
@@ -130,19 +177,37 @@ def make_app(session: Session, hub: Hub, port: int | None = None):
     from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
-    page = resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8")
+    static = resources.files(__package__).joinpath("static")
+    page = static.joinpath("index.html").read_text(encoding="utf-8")
+    script = static.joinpath("preview.js").read_text(encoding="utf-8")
+    sheet = static.joinpath("preview.css").read_text(encoding="utf-8")
     no_store = {"Cache-Control": "no-store"}
 
     async def index(request: Request):
         return HTMLResponse(page, headers=no_store)
 
+    async def page_script(request: Request):
+        return Response(script, media_type="text/javascript", headers=no_store)
+
+    async def page_sheet(request: Request):
+        return Response(sheet, media_type="text/css", headers=no_store)
+
     async def state(request: Request):
         return JSONResponse(session.snapshot.to_json(), headers=no_store)
+
+    cleaned = {"svgs": None, "by_key": {}}  # the designs of the last snapshot asked for, cut down (svgsafe)
 
     async def svgs(request: Request):
         keys = request.query_params.get("keys", "").split(",")
         known = session.snapshot.svgs
-        return JSONResponse({k: known[k] for k in keys if k in known}, headers=no_store)
+        if cleaned["svgs"] is not known:  # a new build: keep what it still has (a key is a digest of the text)
+            cleaned["by_key"] = {k: v for k, v in cleaned["by_key"].items() if k in known}
+            cleaned["svgs"] = known
+        by_key = cleaned["by_key"]
+        for k in keys:
+            if k in known and k not in by_key:
+                by_key[k] = clean_svg(known[k])  # its drawing only, whatever its template wrote
+        return JSONResponse({k: by_key[k] for k in keys if k in by_key}, headers=no_store)
 
     async def font(request: Request):
         name = _font_name(request.path_params["name"])
@@ -192,15 +257,17 @@ def make_app(session: Session, hub: Hub, port: int | None = None):
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    return LocalOnly(Starlette(routes=[
+    return SecurityHeaders(LocalOnly(Starlette(routes=[
         Route("/", index),
+        Route("/preview.js", page_script),
+        Route("/preview.css", page_sheet),
         Route("/api/state", state),
         Route("/api/svg", svgs),
         Route("/fonts.css", fonts),
         Route("/fonts/{name}", font),
         Route("/pictures/{digest}", picture),
         Route("/events", events),
-    ]), port)
+    ]), port))
 
 
 def bind(port: int) -> socket.socket:
