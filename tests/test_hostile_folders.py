@@ -208,7 +208,8 @@ BOUNDS = {
                           "{% endfor %}", at("a joined string ('~') of 1,024,000 characters; a template may make at most "
                                              "1,000,000")),
     "a huge number": ("{{ 10 ** 100000 }}",
-                      at("10 ** 100000 is a number of about 400,000 bits; a template may make at most 4,096")),
+                      at("10 ** 100000 is a number of about 332,193 bits; a template may make at most 4,096")),
+    "a float too large": ("{{ 10.0 ** 400 }}", at("10.0 ** 400 is too large a number to make")),
     "a number that is not finite": ('<rect x="{{ 1e309 }}" width="3" height="3"/>',
                                     at("the template printed the number inf; numbers must be finite")),
     "nan": ("{{ (1e309 - 1e309) }}", at("the template printed the number nan; numbers must be finite")),

@@ -379,12 +379,16 @@ class Sandbox(ImmutableSandboxedEnvironment):
         a, b = type(left), type(right)
         limits = self.limits
         if operator == "**" and a is int and b is int and right > 0 and abs(left) > 1:
-            if right * left.bit_length() > limits.bits + 1:
-                raise LimitError(f"{left} ** {right} is a number of about {right * left.bit_length():,} bits; "
+            bits = right * math.log2(abs(left))  # (the result has about this many bits)
+            if bits > limits.bits + 1:
+                raise LimitError(f"{left} ** {right} is a number of about {bits:,.0f} bits; "
                                  f"a template may make at most {limits.bits:,}")
         elif operator == "%" and isinstance(left, str):
             check_formatted(left, right if isinstance(right, tuple) else (right,), limits.string, "a formatted string")
-        return check_value(self.binop_table[operator](left, right), f"'{operator}'")
+        try:
+            return check_value(self.binop_table[operator](left, right), f"'{operator}'")
+        except OverflowError:  # (a float too large: 10.0 ** 400)
+            raise LimitError(f"{left!r} {operator} {right!r} is too large a number to make") from None
 
     sandbox_loop = staticmethod(loop)
 
