@@ -145,9 +145,9 @@ def _expected(value, where: str, problems: Problems) -> dict[str, int]:
     """``expected = 64`` (the base game) or ``expected = { base = 27, operations = 4 }``."""
     if value is None:
         return {}
-    if isinstance(value, int):
+    if isinstance(value, int) and value >= 0:
         return {"base": value}
-    if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
+    if isinstance(value, dict) and all(isinstance(v, int) and v >= 0 for v in value.values()):
         return dict(value)
     problems.error(where, None, "expected", f"'{value}' is not a count or a table of counts per box")
     return {}
@@ -163,6 +163,10 @@ def _size(name_or_table, sizes: dict, where: str, problems: Problems) -> Size | 
             problems.error(where, None, None, f"unknown size '{name}'; known sizes: {', '.join(sorted(sizes))}")
             return None
         spec = sizes[name]
+    missing = [k for k in ("width", "height") if k not in spec]
+    if missing:
+        problems.error(where, None, None, f"size '{name}' needs its {' and '.join(missing)} in millimetres")
+        return None
     try:
         size = Size(name=name, **spec)
     except TypeError as exc:

@@ -140,6 +140,9 @@ def check_shape(raw: dict, where: str, problems: Problems, text: str = "") -> di
                     del deck["expected"][box]
         for column, spec in c.tables(deck, "columns", f"decks.{name}.columns").items():
             c.keys(spec, COLUMN, f"decks.{name}.columns.{column}")
+            if isinstance(spec.get("max_length"), int) and spec["max_length"] < 1:
+                problems.error(where, None, f"decks.{name}.columns.{column}.max_length",
+                               f"{spec.pop('max_length')} is not a length; give 1 or more characters")
     return raw
 
 

@@ -67,6 +67,25 @@ def test_a_slip_for_a_key_pnp_reads_is_a_warning_at_its_line(starter, tmp_path, 
     assert lines == [f"warning {WHERE}:{line_of(folder, at)}:{message}"]
 
 
+SHAPES = {
+    "a negative count": (lambda t: t.replace('label = "Cards"', 'label = "Cards"\nexpected = -5'),
+                         "error templates/keys/game.toml [decks.card]:expected: '-5' is not a count or a table of "
+                         "counts per box"),
+    "a negative length": (lambda t: t.replace("text = { max_length = 120 }", "text = { max_length = -1 }"),
+                          "error templates/keys/game.toml:decks.card.columns.text.max_length: -1 is not a length; "
+                          "give 1 or more characters"),
+    "a size without its height": (lambda t: t.replace('size = "poker"', 'size = { name = "odd", width = 60 }'),
+                                  "error templates/keys/game.toml [decks.card]: size 'odd' needs its height in "
+                                  "millimetres"),
+}
+
+
+@pytest.mark.parametrize("change, said", SHAPES.values(), ids=SHAPES.keys())
+def test_a_value_out_of_shape_is_one_line(starter, tmp_path, change, said):
+    code, lines = run(with_manifest(starter, tmp_path, change), "check")
+    assert code == 1 and lines == [said], lines
+
+
 def test_keys_of_the_games_own_are_kept_quietly(starter, tmp_path):
     def own(text: str) -> str:
         return (text.replace('label = "Cards"', 'label = "Cards"\npiece = "small"\nflavour = "dry"')
