@@ -1,6 +1,7 @@
 """A manifest's tables may hold keys of the game's own (its templates and rules engine read them), so an
 unknown key there is kept; one that is a slip for a key pnp reads (``bak`` for ``back``) is a warning at
-its line that names the key meant, for ``check`` and ``build`` alike, and the game still builds."""
+its line that names the key meant, for ``check`` and ``build`` alike, and the game still builds.  A value
+out of shape (a negative count, a size without its height) is one plain error line."""
 
 from __future__ import annotations
 
