@@ -42,6 +42,7 @@ FONT_SUFFIXES = (".ttf", ".otf")
 TEXT_FLOOR_PT = 6.0
 #: A single playing time (``playtime = "20 min"``) stands for this share either side of it: 15-25 min.
 PLAYTIME_TOLERANCE = 0.25
+MAX_TITLE = 200  # characters of a game's title
 _PLAYTIME = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:(?:-|–|—|to)\s*(\d+(?:\.\d+)?))?\s*"
                        r"(min|mins|minutes?|m|h|hrs?|hours?)?\.?\s*", re.I)
 BASE_COLUMNS = ("game", "deck", "id", "name", "count", "expansion")
@@ -309,6 +310,11 @@ def load_manifest(folder: Path, problems: Problems) -> Manifest | None:
     game = raw.get("game", {})
     if "title" not in game:
         problems.error(where, None, "game.title", "missing; every game needs a title")
+    elif len(game["title"]) > MAX_TITLE:
+        problems.error(where, line_of(text, "game", "title"), "game.title",
+                       f"a title of {len(game['title']):,} characters; a title has at most {MAX_TITLE} (it heads the "
+                       "reference sheet and every page's footer)")
+        game["title"] = game["title"][:MAX_TITLE]
     sizes = {**BUILTIN_SIZES, **raw.get("sizes", {})}
     palette = raw.get("palette", {})
     colors = tuple(palette)

@@ -75,6 +75,9 @@ SHAPES = {
     "a negative length": (lambda t: t.replace("text = { max_length = 120 }", "text = { max_length = -1 }"),
                           "error templates/keys/game.toml:decks.card.columns.text.max_length: -1 is not a length; "
                           "give 1 or more characters"),
+    "a title past what a page heads": (lambda t: t.replace('title = "Keys"', 'title = "' + "K" * 1000 + '"'),
+                                       "error templates/keys/game.toml:4:game.title: a title of 1,000 characters; a "
+                                       "title has at most 200 (it heads the reference sheet and every page's footer)"),
     "a size without its height": (lambda t: t.replace('size = "poker"', 'size = { name = "odd", width = 60 }'),
                                   "error templates/keys/game.toml [decks.card]: size 'odd' needs its height in "
                                   "millimetres"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from xml.etree import ElementTree as ET
 
 from reportlab.lib import colors
@@ -26,6 +27,7 @@ from model.errors import Problems
 from model.sheets import Game
 
 from ..art.fonts import DEFAULT_FONT, FAMILIES, ensure_faces, face, register_fonts
+from ..art.limits import in_force
 from ..sheets.layout import page_size
 from ..draw.canvas import PictureCanvas
 from .flow import MIN_ROWS_APART, DrawingFlowable, SplitTable, keep_starts, narrowed, smallest_text
@@ -149,10 +151,21 @@ class ReferenceBuilder:
             message += f" (line {self.lines[id(el)]} of the XML the template gave)"
         (self.problems.warn if warning else self.problems.error)(self.where, row, None, message)
 
-    def para(self, markup: str, style: ParagraphStyle, el: ET.Element | None = None, **kw) -> list:
-        """[Paragraph] of inline markup; a markup reportlab cannot read is a problem, not a crash."""
+    def para(self, markup: str, style: ParagraphStyle, el: ET.Element | None = None, flowing: bool = True,
+             **kw) -> list:
+        """[Paragraph] of inline markup; a markup reportlab cannot read is a problem, not a crash,
+        and so is one longer than a text may be (``Limits.text``; ``CELL_TEXTS`` times that in a
+        table's cell, not ``flowing`` over pages): reportlab lays a paragraph out again on each
+        page it reaches, all that is left of it, so one of a million characters took it hours."""
+        most = in_force().text * (1 if flowing else CELL_TEXTS)
+        if len(markup) > most:
+            tag = el.tag if el is not None else "p"
+            what = "a paragraph, heading or list item" if flowing else "a table's cell"
+            self.error(el, f"<{tag}>: {len(markup):,} characters; {what} of a reference sheet may have at most "
+                       f"{most:,}; split it or shorten it", f"<{tag}")
+            return []
         try:
-            return [Paragraph(markup, style, **kw)]
+            return [(Heading if getattr(style, "keepWithNext", 0) else Paragraph)(markup, style, **kw)]
         except Exception as exc:  # noqa: BLE001 - the template's inline markup: its mistake, told as one line
             text = str(exc).strip()
             text = text.split(" caused exception ", 1)[-1].replace("paraparser: ", "").split(" attrMap=")[0]
@@ -194,7 +207,7 @@ class ReferenceBuilder:
                 verdict = (f" <font color='#c1121f'>({deck.expected_source}: {expected}, "
                            f"{abs(diff)} {'too many' if diff > 0 else 'missing'})</font>")
             label = _xml(deck.label)
-            out += [CondPageBreak(40 * mm), Paragraph(f"{label} ({total})", st["h3"])]
+            out += [CondPageBreak(40 * mm), Heading(f"{label} ({total})", st["h3"])]
             for number, part in enumerate(parts, 1):
                 if number > 1:
                     out.append(Paragraph(f"{label}, continued ({number}/{len(parts)}): "
@@ -306,7 +319,7 @@ class ReferenceBuilder:
                 if len(td) == 1 and td[0].tag in ("figure", "card"):
                     cells.append(self.element(td[0]))
                 else:
-                    cells.append(self.para(_inner(td), st["cellb" if header and r == 0 else "cell"], td))
+                    cells.append(self.para(_inner(td), st["cellb" if header and r == 0 else "cell"], td, False))
             data.append(cells)
         if not data:
             self.error(el, "<table> has no <tr> rows", "<table")
@@ -406,6 +419,7 @@ class ReferenceBuilder:
 
 
 CELL_PADDING = 12  # the table's left and right padding, points
+CELL_TEXTS = 5  # a table's cell (laid out once: it never flows over pages) holds this many texts' characters at most
 ROW_PADDING = 3  # points either side of each picture of a <row>
 #: Columns of an inventory table besides id, name and count (at most; fewer on a narrow page); a deck with more
 #: is split into several tables.
@@ -475,11 +489,13 @@ def _fitted_widths(columns: list[str], values: list[list], cell: ParagraphStyle,
 
 #: What the flowables reportlab names are, in the reference template's words.
 _FLOWABLES = {"DrawingFlowable": "a <figure> or <card>", "Table": "a <row>", "SplitTable": "a <table>",
-              "Paragraph": "a paragraph", "KeepTogether": "a <keep>"}
+              "Paragraph": "a paragraph", "Heading": "a heading", "KeepTogether": "a <keep>"}
 
 
-def _layout_problem(text: str) -> str:
+def layout_problem(text: str) -> str:
     """reportlab's layout error in the template's words: what is too large, and the room there is."""
+    if text.startswith(LAYOUT_TIME):
+        return f"{text}; make it shorter or split it with <pagebreak/>"
     found = re.search(r"<(\w+)(?: at |@).*?\(([\d.]+) x ([\d.]+)\)(?:, tallest cell [\d.]+ points,)?\s+too large on "
                       r"page (\d+) in frame '\w+'\(([\d.]+) x ([\d.]+)", text, re.S)
     if found is None:
@@ -504,6 +520,66 @@ def _long_cells(cards) -> list[tuple]:
             if isinstance(value, str) and len(value) > LONG_CELL:
                 out.append((card, column, len(value)))
     return out
+
+
+class Heading(Paragraph):
+    """A heading (``keepWithNext`` in its style): kept with the start of what follows it.  The
+    parts of one too long for a page keep with nothing: reportlab keeps each part with what
+    follows it again, and a part that still does not fit a page was put on a new page without
+    end."""
+
+    def split(self, aW, aH):
+        parts = super().split(aW, aH)
+        for part in parts:
+            part.keepWithNext = 0
+        return parts
+
+
+def loose_ends(story: list) -> list:
+    """The story with the headings that have nothing to be kept with set loose: the last ones of
+    the story, or of a ``<keep>`` at its end, and those before a ``<keep>`` (which reportlab does
+    not group with them).  reportlab keeps such a heading with nothing but itself, and one taller
+    than a page was moved to a new page without end (a heading of a thousand words took the
+    reference sheet forever)."""
+    run: list = []
+
+    def loosen() -> None:
+        for heading in run:
+            heading.keepWithNext = 0
+        run.clear()
+
+    def visit(flowables: list) -> None:
+        for flowable in flowables:
+            if isinstance(flowable, _CONTAINERS):
+                loosen()
+                visit(flowable._content)  # laid out in the story's stream where it is split over pages
+            elif flowable.getKeepWithNext():
+                run.append(flowable)
+            else:
+                run.clear()
+
+    visit(story)
+    loosen()
+    return story
+
+
+class BoundedDocTemplate(SimpleDocTemplate):
+    """A document laid out within the time a reference sheet may take (``Limits.seconds``): past
+    it, a ``LayoutError`` (whatever reportlab was doing with the story, it does not end)."""
+
+    def handle_flowable(self, flowables):
+        deadline = getattr(self, "_pnp_deadline", None)
+        if deadline is None:
+            deadline = self._pnp_deadline = time.monotonic() + in_force().seconds
+        elif time.monotonic() > deadline:
+            raise LayoutError(f"{LAYOUT_TIME} {in_force().seconds:g} s")
+        return super().handle_flowable(flowables)
+
+
+#: What the layout error of a reference sheet laid out past its time starts with.
+LAYOUT_TIME = "laying it out took more than"
+#: The flowables of a story reportlab does not keep a heading with (``doctemplate._ktAllow``): a <keep>.
+_CONTAINERS = (KeepTogether,)
 
 
 def build_reference(game: Game, expansions: set[str] | None, page: str, problems: Problems, cache: DrawingCache,
@@ -531,7 +607,7 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
             if root is not None:
                 story = rb.flowables(root)
     else:
-        story = [Paragraph(f"{_xml(game.title)}: card inventory", rb.st["h1"]), *rb.inventory()]
+        story = [Heading(f"{_xml(game.title)}: card inventory", rb.st["h1"]), *rb.inventory()]
     if problems.errors:
         return None, 0
     page_w, page_h = page_size(page)
@@ -550,11 +626,11 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
         canvas.restoreState()
         pages["n"] = doc.page
 
-    doc = SimpleDocTemplate(buffer, pagesize=(page_w * mm, page_h * mm), leftMargin=MARGIN, rightMargin=MARGIN,
+    doc = BoundedDocTemplate(buffer, pagesize=(page_w * mm, page_h * mm), leftMargin=MARGIN, rightMargin=MARGIN,
                             topMargin=MARGIN, bottomMargin=MARGIN, title=f"{title} - reference", author="pnp",
                             creator="pnp print-and-play toolchain", invariant=True, initialFontName=DEFAULT_FONT)
     try:
-        doc.build(keep_starts(story), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
+        doc.build(loose_ends(keep_starts(story)), onFirstPage=footer, onLaterPages=footer, canvasmaker=PictureCanvas)
     except (LayoutError, ValueError) as exc:  # something the template asked for that cannot be laid out
         long = _long_cells(rb.rows["cards"])
         for card, column, size in long:  # a cell too long for a page: the cell's mistake, not the template's
@@ -562,6 +638,6 @@ def build_reference(game: Game, expansions: set[str] | None, page: str, problems
                            f"cannot lay so long a value out on one {page} page; shorten it")
         if not long:  # a warning: the card sheets are written all the same, without a reference sheet for this page
             problems.warn(rb.where, None, None, f"the reference sheet cannot be laid out on {page}, so it is left "
-                          f"out: {_layout_problem(str(exc))}")
+                          f"out: {layout_problem(str(exc))}")
         return None, 0
     return buffer.getvalue(), pages["n"]
