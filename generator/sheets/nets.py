@@ -31,6 +31,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..art.limits import in_force
+from .netbounds import LEAST_STEP, MOST_FACES, count, few, turn_step  # noqa: F401 - the bounds, named here too
+
 Point = tuple[float, float]
 
 #: default glue tab depth as a fraction of the base edge (clamped to TAB_MIN..TAB_MAX mm)
@@ -167,6 +170,7 @@ class Face:
 
     def row(self, n: int, y: float, spacing: float) -> list[Point]:
         """``n`` points in a row parallel to the base edge, ``y`` mm above it, centred."""
+        n = count("row()", "n", n, in_force().items, "points")
         return [self.at((i - (n - 1) / 2) * spacing, y) for i in range(n)]
 
     def svg_points(self) -> str:
@@ -294,7 +298,9 @@ class Net:
         return self.centered(width / 2, height / 2)
 
     def tightest(self, step: float = 0.5) -> "Net":
-        """Rotated to the smallest bounding-box area (ties: the wider box), moved to the origin."""
+        """Rotated to the smallest bounding-box area (ties: the wider box), moved to the origin;
+        ``step``: degrees between the turns tried (at least ``LEAST_STEP``)."""
+        step = turn_step(step)
         best = None
         a = 0.0
         while a < 180.0:
@@ -438,6 +444,7 @@ def fold_fan(apex: Point, corners) -> Folded:
     Every fold turns by the same angle (the solid is symmetric); the angle is
     found at which the last free edge meets the first.  Nothing about the
     pyramid is assumed: the solid comes from the flat points alone."""
+    corners = few("fold_fan()", "corners", corners, MOST_FACES + 1)
     vec = [(q[0] - apex[0], q[1] - apex[1], 0.0) for q in corners]
     n = len(vec) - 1
 
@@ -483,6 +490,7 @@ def fold_cross(base, faces) -> Folded:
     (base corner, base corner, apex) standing on its edges.  Each face turns up
     about its base edge by the same angle; the angle is found at which the
     apexes meet."""
+    faces = few("fold_cross()", "faces", faces, MOST_FACES)
     corners = tuple((p[0], p[1], 0.0) for p in base)
 
     def apexes(theta: float):
