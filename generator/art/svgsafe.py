@@ -86,7 +86,84 @@ def parse(data: bytes) -> ET.Element:
             low = el.text.lower()
             if "@import" in low or any(not t.startswith("#") for t in _URL.findall(el.text)):
                 raise UnsafeSvg("has a style sheet that loads other files, which is never done; remove it")
+    wrong = expanded_problem(root)
+    if wrong:
+        raise UnsafeSvg(wrong)
     return root
+
+
+# ---------------------------------------------------------------- <use>, expanded
+#: Elements drawn only where a <use> (or a reference) names them, never where they stand.
+_UNDRAWN = frozenset({"defs", "symbol"})
+#: The <use> expansions svglib makes at most (``svglib.MAX_USE_EXPANSIONS``), skipping the rest.
+MOST_USES = 10_000
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def expanded_problem(root: ET.Element, limits=None) -> str | None:
+    """What makes an SVG too large to draw once every ``<use>`` is expanded, if anything: more
+    elements than a picture may have (``Limits.picture_elements``, the bound of the file's own),
+    nested deeper than ``Limits.nesting``, more expansions than svglib makes, or a ``<use>``
+    that comes back to itself.  A file of a few kB draws billions of elements that way (eleven
+    levels of groups, each using the one below ten times): counted here over the file's
+    elements and references, each once (its count with multiplicities), before svglib, which
+    copies each use's element anew, reads it."""
+    from .limits import in_force
+
+    ids: dict[str, list[ET.Element]] = {}
+    uses = False
+    for el in root.iter():
+        key = el.get("id")
+        if key is not None:
+            ids.setdefault(key.strip(), []).append(el)
+        uses = uses or _local(el.tag) == "use"
+    if not uses:
+        return None
+    limits = limits or in_force()
+    most, deepest = limits.picture_elements, limits.nesting
+
+    def frame(el: ET.Element) -> tuple:
+        children = [c for c in el if _local(c.tag) not in _UNDRAWN]
+        targets: list[ET.Element] = []
+        if _local(el.tag) == "use":
+            href = (el.get(_XLINK_HREF) or el.get("href") or "").strip()
+            if href.startswith("#"):
+                targets = ids.get(href[1:].strip(), [])
+        return el, children, targets, iter(children + targets)
+
+    done: dict[int, tuple[int, int, int]] = {}  # id(element) -> (elements, depth, expansions) it draws
+    path: set[int] = {id(root)}
+    stack = [frame(root)]
+    while stack:
+        el, children, targets, following = stack[-1]
+        for after in following:
+            if id(after) in done:
+                continue
+            if id(after) in path:
+                return (f"has a <use> of '#{after.get('id', '').strip()}' inside that element itself (a circle "
+                        "of references, never drawn to its end); remove the circle")
+            path.add(id(after))
+            stack.append(frame(after))
+            break
+        else:
+            stack.pop()
+            path.discard(id(el))
+            kids = [done[id(c)] for c in children]
+            target = max((done[id(t)] for t in targets), default=(0, 0, 0))
+            elements = 1 + sum(k[0] for k in kids) + target[0]
+            depth = 1 + max([k[1] for k in kids] + [target[1]])
+            expansions = (1 if targets else 0) + sum(k[2] for k in kids) + target[2]
+            if elements > most:
+                return (f"draws more than {most:,} elements once its <use> references are expanded; simplify it "
+                        "or save it as a PNG")
+            if depth > deepest:
+                return (f"nests elements more than {deepest} deep once its <use> references are expanded; "
+                        "flatten it or save it as a PNG")
+            if expansions > MOST_USES:
+                return (f"expands its <use> references more than {MOST_USES:,} times; simplify it or save it as "
+                        "a PNG")
+            done[id(el)] = (elements, depth, expansions)
+    return None
 
 
 def view_box(root: ET.Element) -> tuple[float, float, float, float]:

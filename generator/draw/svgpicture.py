@@ -78,6 +78,21 @@ def _one_at_a_time(store, digest: str):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def _expandable(rel: str, data: bytes) -> None:
+    """PictureError when the picture draws more than a picture may once its ``<use>`` references
+    are expanded, or one comes back to itself (``svgsafe.expanded_problem``), before svglib (which
+    copies each use's element anew) reads it.  (``art.pictures.inspect`` checked the file, which
+    may have changed since.)"""
+    from ..art.svgsafe import UnsafeSvg, parse
+
+    if b"use" not in data:
+        return
+    try:
+        parse(data)
+    except UnsafeSvg as exc:
+        raise PictureError(f"'{rel}' {exc}") from None
+
+
 def drawn(rel: str, digest: str, path: Path):
     """(display list or None, drawing or None) of an SVG picture file: kept in this process,
     else in the build's store, else read (and kept in both); PictureError when it cannot be read."""
@@ -94,9 +109,10 @@ def drawn(rel: str, digest: str, path: Path):
             return found
         from .svgread import svg_to_display_list
 
+        data = path.read_bytes()
+        _expandable(rel, data)
         problems = Problems()
-        display_list, drawing = svg_to_display_list(path.read_bytes().decode("utf-8", errors="replace"), rel,
-                                                    problems)
+        display_list, drawing = svg_to_display_list(data.decode("utf-8", errors="replace"), rel, problems)
         if display_list is None and drawing is None:
             why = next((p.message for p in problems.errors), ": it cannot be read")
             raise PictureError(f"'{rel}' cannot be drawn: {why.split(': ', 1)[-1]}")
