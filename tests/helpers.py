@@ -77,6 +77,30 @@ def run_pnp(*args) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def _small_memory():  # 4 GB of address space, as a runaway would meet it on a modest machine
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
+
+
+def run_bounded(data: Path, *args: str, timeout: float = 40) -> tuple[int, list[str], str, float]:
+    """``pnp ARGS`` in the folder ``data``, a process of its own held to 4 GB of address space and ``timeout``
+    seconds (the test fails past them): (exit code, its error and warning lines, all it wrote, seconds)."""
+    import subprocess
+    import sys
+    import time
+
+    start = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", "import sys; from pnp.cli import run; sys.exit(run())", *args],
+                              cwd=data, capture_output=True, text=True, timeout=timeout, preexec_fn=_small_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp {' '.join(args)} ran past {timeout} s")
+    said = done.stdout + done.stderr
+    lines = [line for line in said.splitlines() if line.startswith(("error ", "warning "))]
+    return done.returncode, lines, said, time.monotonic() - start
+
+
 def save_until_built(cards: Path, card_id: str, name: str, built: list, timeout: float = 60) -> None:
     """Save a new name for one card every second until a watcher has built (it needs a moment to start)."""
     import time

@@ -6,25 +6,19 @@ hundred million points, ``fold_cross`` of 300 faces took minutes)."""
 
 from __future__ import annotations
 
-import resource
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from generator.sheets import nets
 
+from helpers import run_bounded
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "example"
 RELIC = "templates/tiny-tombs/relic.svg.j2"
 NET = "{% set n = nets.fan_net(nets.pyramid(25, 44)) %}"
-
-
-def _small_memory():  # 4 GB of address space, as a runaway would meet it on a modest machine
-    resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
 
 
 def check(tmp_path: Path, body: str, timeout: float = 30) -> tuple[int, list[str], float]:
@@ -34,14 +28,8 @@ def check(tmp_path: Path, body: str, timeout: float = 30) -> tuple[int, list[str
     shutil.copytree(EXAMPLE, data, ignore=shutil.ignore_patterns("output", "rules"))
     (data / RELIC).write_text('{% extends "pnp/card.svg.j2" %}\n{% block body %}\n' + body + "\n{% endblock %}\n",
                               encoding="utf-8")
-    start = time.monotonic()
-    try:
-        done = subprocess.run([sys.executable, "-c", "import sys; from pnp.cli import run; sys.exit(run())", "check"],
-                              cwd=data, capture_output=True, text=True, timeout=timeout, preexec_fn=_small_memory)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"pnp check ran past {timeout} s")
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith(("error ", "warning "))]
-    return done.returncode, lines, time.monotonic() - start
+    code, lines, _, seconds = run_bounded(data, "check", timeout=timeout)
+    return code, lines, seconds
 
 
 pytestmark = pytest.mark.slow  # each runs pnp check in a process of its own

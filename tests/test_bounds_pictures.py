@@ -7,10 +7,7 @@ stderr.  Each is now one line at the picture's cell, exit 1, within seconds."""
 from __future__ import annotations
 
 import csv
-import resource
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -20,14 +17,12 @@ import pytest
 from generator.art import svgsafe
 from generator.art.limits import Limits
 
+from helpers import run_bounded
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "example"
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100">'
 RECT = '<rect width="1" height="1"/>'
-
-
-def _small_memory():  # 4 GB of address space, as a runaway would meet it on a modest machine
-    resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
 
 
 def check(tmp_path: Path, svg: str, timeout: float = 40) -> tuple[int, list[str], str, float]:
@@ -41,15 +36,7 @@ def check(tmp_path: Path, svg: str, timeout: float = 40) -> tuple[int, list[str]
     rows[1][rows[0].index("art")] = "art/x.svg"
     with (data / "cards.csv").open("w", encoding="utf-8", newline="") as fh:
         csv.writer(fh).writerows(rows)
-    start = time.monotonic()
-    try:
-        done = subprocess.run([sys.executable, "-c", "import sys; from pnp.cli import run; sys.exit(run())", "check"],
-                              cwd=data, capture_output=True, text=True, timeout=timeout, preexec_fn=_small_memory)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"pnp check ran past {timeout} s")
-    said = done.stdout + done.stderr
-    lines = [line for line in said.splitlines() if line.startswith(("error ", "warning "))]
-    return done.returncode, lines, said, time.monotonic() - start
+    return run_bounded(data, "check", timeout=timeout)
 
 
 def nested(levels: int = 11, each: int = 10) -> str:

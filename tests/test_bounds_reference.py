@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-import resource
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,14 +21,12 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 from reportlab.platypus.doctemplate import LayoutError
 
+from helpers import run_bounded
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "example"
 GAME = "templates/tiny-tombs/game.toml"
 REFERENCE = "templates/tiny-tombs/reference.xml.j2"
-
-
-def _small_memory():  # 4 GB of address space, as a runaway would meet it on a modest machine
-    resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
 
 
 def run(tmp_path: Path, reference: str | None = None, title: str | None = None, command: str = "check",
@@ -46,14 +41,8 @@ def run(tmp_path: Path, reference: str | None = None, title: str | None = None, 
         manifest = data / GAME
         text = manifest.read_text(encoding="utf-8")
         manifest.write_text(re.sub(r'(?m)^title = ".*"$', f'title = "{title}"', text, count=1), encoding="utf-8")
-    start = time.monotonic()
-    try:
-        done = subprocess.run([sys.executable, "-c", "import sys; from pnp.cli import run; sys.exit(run())", command],
-                              cwd=data, capture_output=True, text=True, timeout=timeout, preexec_fn=_small_memory)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"pnp {command} ran past {timeout} s")
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith(("error ", "warning "))]
-    return done.returncode, lines, time.monotonic() - start, data
+    code, lines, _, seconds = run_bounded(data, command, timeout=timeout)
+    return code, lines, seconds, data
 
 
 def pages(pdf: Path) -> int:

@@ -4,6 +4,7 @@ the page by itself, data errors replace the cards until the next good save.
 
 Set PNP_SCREENSHOTS=DIR to keep the screenshots the test takes."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -25,13 +26,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else shutil.which("chromedriver")
 
 
-@pytest.fixture
-def served(tmp_path):
-    data = copy_game(tmp_path / "data")
-    session = Session(data, [SLUG], tmp_path / "out")
-    session.build()
-    # no watcher: the tests build after each edit themselves (what the watcher does after a save), so
-    # the page sees exactly the builds a test makes; the watcher has a test of its own below
+@contextlib.contextmanager
+def serving(session: Session):
+    """A preview server of ``session`` (no watcher: a test builds itself) on a free port, answering."""
     server = PreviewServer(session, port=0, watch_files=False)
     thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
@@ -42,9 +39,22 @@ def served(tmp_path):
             break
         except OSError:
             time.sleep(0.1)
-    yield server, data
-    server.stop()
-    thread.join(timeout=10)
+    try:
+        yield server
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def served(tmp_path):
+    data = copy_game(tmp_path / "data")
+    session = Session(data, [SLUG], tmp_path / "out")
+    session.build()
+    # no watcher: the tests build after each edit themselves (what the watcher does after a save), so
+    # the page sees exactly the builds a test makes; the watcher has a test of its own below
+    with serving(session) as server:
+        yield server, data
     session.close()
 
 

@@ -18,12 +18,11 @@ import urllib.request
 
 import pytest
 
-from preview.server import PreviewServer
 from preview.session import Session
 from preview.svgsafe import clean_svg
 
 from helpers import REPO
-from test_preview import browser, wait_for  # noqa: F401 - the browser fixture, shared
+from test_preview import browser, serving, wait_for  # noqa: F401 - the browser fixture, shared
 
 SLUG = "tiny-tombs"
 
@@ -110,19 +109,8 @@ def hostile(tmp_path_factory, listener):
     session = Session(data, [SLUG], data / "output")
     session.build()
     assert not session.snapshot.errors, session.snapshot.errors
-    server = PreviewServer(session, port=0, watch_files=False)
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(server.url + "api/state", timeout=2).read()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield server
-    server.stop()
-    thread.join(timeout=10)
+    with serving(session) as server:
+        yield server
     session.close()
 
 
