@@ -194,10 +194,14 @@ def test_a_low_resolution_picture_a_template_places_on_every_card_is_one_warning
     ("art/missing.png", "picture 'art/missing.png' not found in the data folder"),
     ("art/notes.txt", "'art/notes.txt' is not a PNG, JPEG or SVG file"),
     ("data:image/png;base64,AAAA", "is an address, not a file"),
+    ("art/../art/coffee.png", "'art/../art/coffee.png' climbs with '..'; name the picture by its plain path inside "
+                              "the data folder (art/coffee.png)"),
+    ("art/folder.png", "'art/folder.png' is not a file (a folder, a pipe or a device); name a picture file"),
 ])
 def test_a_bad_picture_name_is_one_error_at_its_cell(data, tmp_path, name, message):
     (tmp_path / "outside.png").write_bytes((data / "art" / "coffee.png").read_bytes())
     (data / "art" / "notes.txt").write_text("not a picture")
+    (data / "art" / "folder.png").mkdir()
     set_cell(data / "cards.csv", 3, "art", name)
     code, output = run("build", "tomb", "--data", data, "--out", tmp_path / "out")
     assert code == 1

@@ -82,12 +82,17 @@ def resolve(data_folder: Path, name: str) -> tuple[str, Path]:
                            "e.g. art/scarab.png")
     root = Path(data_folder).resolve()
     path = (root / Path(*posix.parts)).resolve()
-    if not path.is_relative_to(root) or ".." in posix.parts:
+    if not path.is_relative_to(root):
         raise PictureError(f"'{name}' leads outside the data folder; pictures must be inside it")
+    if ".." in posix.parts:  # (inside, but a name that climbs is refused: a cell names its file plainly)
+        raise PictureError(f"'{name}' climbs with '..'; name the picture by its plain path inside the data folder "
+                           f"({path.relative_to(root).as_posix()})")
     suffix = path.suffix.lower()
     if suffix not in KINDS:
         raise PictureError(f"'{name}' is not a PNG, JPEG or SVG file (.png, .jpg, .jpeg, .svg)")
     if not path.is_file():
+        if path.exists():
+            raise PictureError(f"'{name}' is not a file (a folder, a pipe or a device); name a picture file")
         raise PictureError(f"picture '{name}' not found in the data folder")
     return path.relative_to(root).as_posix(), path
 
