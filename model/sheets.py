@@ -176,6 +176,12 @@ def load_manifests(root: Path, problems: Problems, unreadable: set[str] | None =
     templates = root / "templates"
     if templates.is_dir():
         for folder in sorted(p for p in templates.iterdir() if (p / "game.toml").is_file()):
+            if folder.name.startswith("."):  # (a hidden name; .pnp-cache would share its output with the cache)
+                problems.error(f"templates/{folder.name}", None, None, "a game's folder name is its slug and may "
+                               "not start with '.'; rename the folder (pnp new SLUG starts one)", unreadable=True)
+                if unreadable is not None:
+                    unreadable.add(folder.name)
+                continue
             manifest = load_manifest(folder, problems)
             if manifest:
                 manifests[manifest.slug] = manifest

@@ -90,6 +90,21 @@ def test_a_value_out_of_shape_is_one_line(starter, tmp_path, change, said):
     assert code == 1 and lines == [said], lines
 
 
+def test_a_game_folder_whose_name_starts_with_a_dot_is_one_line(starter, tmp_path):
+    # (templates/.pnp-cache would build into output/.pnp-cache, the build cache's own folder)
+    import shutil
+
+    folder = tmp_path / "game"
+    shutil.copytree(starter, folder)
+    (folder / "templates" / SLUG).rename(folder / "templates" / ".pnp-cache")
+    sheet = folder / "cards.csv"
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace(f"\n{SLUG},", "\n.pnp-cache,"), encoding="utf-8")
+    code, lines = run(folder, "build", "--out", str(tmp_path / "out"))
+    assert (code, lines) == (1, ["error templates/.pnp-cache: a game's folder name is its slug and may not start "
+                                 "with '.'; rename the folder (pnp new SLUG starts one)"])
+    assert not (tmp_path / "out").exists()
+
+
 def test_keys_of_the_games_own_are_kept_quietly(starter, tmp_path):
     def own(text: str) -> str:
         return (text.replace('label = "Cards"', 'label = "Cards"\npiece = "small"\nflavour = "dry"')
